@@ -1,0 +1,136 @@
+// Package diag is the one diagnostic type of sitegen: every user-facing error
+// about content, config, templates, links or islands is a Diagnostic with a
+// source position, collected into a List and printed sorted.
+package diag
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Pos is a position in a source file. Line and Col are 1-based; zero means
+// unknown.
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+func (p Pos) String() string {
+	switch {
+	case p.File == "":
+		return ""
+	case p.Line == 0:
+		return p.File
+	case p.Col == 0:
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Diagnostic is one problem found in the user's source tree.
+type Diagnostic struct {
+	Pos     Pos
+	Message string
+	Hint    string
+}
+
+func (d Diagnostic) Error() string {
+	var b strings.Builder
+	if p := d.Pos.String(); p != "" {
+		b.WriteString(p)
+		b.WriteString(": ")
+	}
+	b.WriteString(d.Message)
+	if d.Hint != "" {
+		b.WriteString(" (hint: ")
+		b.WriteString(d.Hint)
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// New returns a diagnostic at pos.
+func New(pos Pos, format string, args ...any) Diagnostic {
+	return Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...)}
+}
+
+// WithHint returns d with a hint attached.
+func (d Diagnostic) WithHint(format string, args ...any) Diagnostic {
+	d.Hint = fmt.Sprintf(format, args...)
+	return d
+}
+
+// List collects diagnostics. The zero value is ready to use. It is not safe for
+// concurrent use; stages that work in parallel collect per worker and Merge.
+type List []Diagnostic
+
+// Add appends d.
+func (l *List) Add(d Diagnostic) { *l = append(*l, d) }
+
+// Addf appends a diagnostic at pos.
+func (l *List) Addf(pos Pos, format string, args ...any) { l.Add(New(pos, format, args...)) }
+
+// Merge appends every diagnostic of other.
+func (l *List) Merge(other List) { *l = append(*l, other...) }
+
+// AddErr appends err: a Diagnostic or List as is, anything else at pos.
+func (l *List) AddErr(pos Pos, err error) {
+	if err == nil {
+		return
+	}
+	var list List
+	if errors.As(err, &list) {
+		l.Merge(list)
+		return
+	}
+	var d Diagnostic
+	if errors.As(err, &d) {
+		l.Add(d)
+		return
+	}
+	l.Add(Diagnostic{Pos: pos, Message: err.Error()})
+}
+
+// Sort orders by file, line, column, message and drops exact duplicates.
+func (l List) Sort() List {
+	sort.SliceStable(l, func(i, j int) bool {
+		a, b := l[i], l[j]
+		if a.Pos.File != b.Pos.File {
+			return a.Pos.File < b.Pos.File
+		}
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		if a.Pos.Col != b.Pos.Col {
+			return a.Pos.Col < b.Pos.Col
+		}
+		return a.Message < b.Message
+	})
+	out := l[:0]
+	for i, d := range l {
+		if i > 0 && d == l[i-1] {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// Err returns the list as an error, or nil when it is empty.
+func (l List) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l.Sort()
+}
+
+func (l List) Error() string {
+	lines := make([]string, len(l))
+	for i, d := range l {
+		lines[i] = d.Error()
+	}
+	return strings.Join(lines, "\n")
+}
