@@ -1,0 +1,192 @@
+package islands
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"modernc.org/quickjs"
+
+	"sitegen/pkg/diag"
+)
+
+// renderResult is what SGIslands.render returns (as JSON).
+type renderResult struct {
+	HTML  string   `json:"html"`
+	Error *jsError `json:"error"`
+}
+
+type jsError struct {
+	Name    string `json:"name"`
+	Message string `json:"message"`
+	Stack   string `json:"stack"`
+}
+
+// engine is one JS engine loaded with the SSR bundle. Not safe for
+// concurrent use; the pool hands each to one goroutine at a time.
+type engine interface {
+	// render returns nil and an error when the engine itself failed (it is
+	// then discarded); a component error is reported in the result.
+	render(name, props, children string) (*renderResult, error)
+	close() error
+}
+
+// renderTimeout bounds one SSR render (an endless loop in a component).
+const renderTimeout = 10 * time.Second
+
+type quickJS struct{ vm *quickjs.VM }
+
+func newQuickJS(bundle []byte) (engine, error) {
+	vm, err := quickjs.NewVM()
+	if err != nil {
+		return nil, err
+	}
+	vm.SetEvalTimeout(renderTimeout)
+	if _, err := vm.Eval(jsPrelude+string(bundle), quickjs.EvalGlobal); err != nil {
+		vm.Close()
+		return nil, fmt.Errorf("loading SSR bundle: %w", err)
+	}
+	return &quickJS{vm: vm}, nil
+}
+
+// jsPrelude is evaluated before the bundle; it is one line so that bundle
+// line numbers shift by exactly one (see renderError).
+const jsPrelude = "var console = globalThis.console || { log() {}, warn() {}, error() {}, info() {}, debug() {} };\n"
+
+const preludeLines = 1
+
+func (q *quickJS) render(name, props, children string) (*renderResult, error) {
+	v, err := q.vm.Call("SGIslands.render", name, props, children)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := v.(string)
+	if !ok {
+		return nil, fmt.Errorf("SGIslands.render returned %T", v)
+	}
+	var r renderResult
+	if err := json.Unmarshal([]byte(s), &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+func (q *quickJS) close() error { return q.vm.Close() }
+
+// pool keeps up to size engines, created on demand.
+type pool struct {
+	mu      sync.Mutex
+	idle    chan engine
+	created int
+	size    int
+	newEng  func() (engine, error)
+	closed  bool
+}
+
+func newPool(size int, newEng func() (engine, error)) *pool {
+	return &pool{idle: make(chan engine, size), size: size, newEng: newEng}
+}
+
+func (p *pool) get(ctx context.Context) (engine, error) {
+	select {
+	case e := <-p.idle:
+		return e, nil
+	default:
+	}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil, errors.New("islands: bundle closed")
+	}
+	if p.created < p.size {
+		p.created++
+		p.mu.Unlock()
+		e, err := p.newEng()
+		if err != nil {
+			p.mu.Lock()
+			p.created--
+			p.mu.Unlock()
+			return nil, err
+		}
+		return e, nil
+	}
+	p.mu.Unlock()
+	select {
+	case e := <-p.idle:
+		return e, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// put returns e to the pool, or discards it when broken.
+func (p *pool) put(e engine, broken bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if broken || p.closed {
+		e.close()
+		p.created--
+		return
+	}
+	p.idle <- e
+}
+
+func (p *pool) close() error {
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	var errs []error
+	for {
+		select {
+		case e := <-p.idle:
+			errs = append(errs, e.close())
+		default:
+			return errors.Join(errs...)
+		}
+	}
+}
+
+// renderError turns a component exception into a diagnostic at the .jsx
+// line that threw, with the mapped JS stack as hint.
+func (b *Bundle) renderError(name string, e *jsError) error {
+	stack := shiftStack(e.Stack, preludeLines)
+	mapped, pos := b.ssrMap.mapStack(stack)
+	msg := e.Message
+	if e.Name != "" && e.Name != "Error" {
+		msg = e.Name + ": " + msg
+	}
+	d := diag.New(pos, "island %s: render threw: %s", name, msg)
+	if s := strings.TrimSpace(mapped); s != "" {
+		d.Hint = "JS stack:\n" + s
+	}
+	if pos.File == "" {
+		d.Pos = diag.Pos{File: islandsDir + "/" + name + ".jsx"}
+	}
+	return d
+}
+
+// shiftStack subtracts n from every <eval>:LINE position (the prelude).
+func shiftStack(stack string, n int) string {
+	if n == 0 {
+		return stack
+	}
+	return stackPos.ReplaceAllStringFunc(stack, func(s string) string {
+		sm := stackPos.FindStringSubmatch(s)
+		if sm[1] != "" {
+			return fmt.Sprintf("<eval>:%d:%s", atoi(sm[1])-n, sm[2])
+		}
+		return fmt.Sprintf("<eval>:%d", atoi(sm[3])-n)
+	})
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, c := range s {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}

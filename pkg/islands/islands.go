@@ -1,0 +1,366 @@
+// Package islands builds and server-renders the site's interactive islands:
+// React components in <Root>/assets/islands/<Name>.jsx.
+//
+// Build bundles them twice with esbuild's Go API: one SSR bundle (IIFE, run in
+// a pool of embedded QuickJS engines inside the Go process) and the client
+// bundles (ESM, code splitting, content-hashed names) plus a small hydration
+// loader. By default react, react-dom and the JSX runtime resolve to Preact
+// (preact/compat) on both sides; Options.Library "react" uses React on both.
+//
+// Render returns an island's markup: the server-rendered HTML inside an
+// <sg-island> wrapper that records the component, its client chunk and the
+// hydration directive, followed by the props as an escaped JSON script
+// element. The loader (Scripts) hydrates the wrappers; ModulePreloads lists
+// exactly the chunks the page's islands need.
+package islands
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"html"
+	"path"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"sitegen/pkg/diag"
+)
+
+// Options configures Build.
+type Options struct {
+	Root         string // site root: contains assets/islands/ and node_modules/
+	Library      string // "preact" (default) or "react"
+	PublicPrefix string // URL prefix of client files, default "/_assets/islands/"
+	Minify       bool
+	Workers      int // engine pool size; 0 = runtime.NumCPU()
+
+	// NodePaths are extra node_modules directories searched after
+	// <Root>/node_modules (e.g. a shared install for test fixtures).
+	NodePaths []string
+}
+
+// Directives accepted by Render (besides "media=(query)").
+var Directives = []string{"load", "idle", "visible", "media=(query)", "none"}
+
+// Bundle is the result of Build. It is safe for concurrent use.
+type Bundle struct {
+	opts       Options
+	names      []string
+	ssr        []byte // SSR bundle (IIFE)
+	ssrMap     *sourceMap
+	client     map[string][]byte // file name (no prefix) -> bytes
+	entries    map[string]string // island -> entry chunk file name
+	chunks     map[string][]string
+	loader     string   // loader file name
+	loaderDeps []string // loader's static imports (file names)
+	hash       string
+
+	pool *pool
+
+	cacheMu sync.Mutex
+	cache   map[string]*cacheEntry
+
+	engineCalls atomic.Int64 // renders that reached an engine (for tests)
+}
+
+type cacheEntry struct {
+	done chan struct{}
+	html string
+	err  error
+}
+
+// Build bundles the islands under opts.Root/assets/islands.
+func Build(ctx context.Context, opts Options) (*Bundle, error) {
+	if opts.Library == "" {
+		opts.Library = "preact"
+	}
+	if opts.Library != "preact" && opts.Library != "react" {
+		return nil, diag.New(diag.Pos{}, "islands: unknown library %q", opts.Library).WithHint(`use "preact" or "react"`)
+	}
+	if opts.PublicPrefix == "" {
+		opts.PublicPrefix = "/_assets/islands/"
+	}
+	if !strings.HasSuffix(opts.PublicPrefix, "/") {
+		opts.PublicPrefix += "/"
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.NumCPU()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	names, err := discover(opts.Root)
+	if err != nil {
+		return nil, err
+	}
+	b := &Bundle{opts: opts, names: names, cache: map[string]*cacheEntry{}}
+	if len(names) == 0 {
+		b.client = map[string][]byte{}
+		b.hash = hashBytes(nil)
+		return b, nil
+	}
+	ssr, smap, err := buildSSR(opts, names, "es2020")
+	if err != nil {
+		return nil, err
+	}
+	b.ssr = ssr
+	if b.ssrMap, err = parseSourceMap(smap); err != nil {
+		return nil, fmt.Errorf("islands: SSR source map: %w", err)
+	}
+	if err := buildClient(opts, names, b); err != nil {
+		return nil, err
+	}
+	h := sha256.New()
+	h.Write(ssr)
+	for _, f := range sortedKeys(b.client) {
+		h.Write([]byte(f))
+		h.Write([]byte{0})
+		h.Write(b.client[f])
+	}
+	b.hash = hex.EncodeToString(h.Sum(nil))[:16]
+	b.pool = newPool(opts.Workers, func() (engine, error) { return newQuickJS(b.ssr) })
+	return b, nil
+}
+
+// Has reports whether an island of that name exists.
+func (b *Bundle) Has(name string) bool {
+	i := sort.SearchStrings(b.names, name)
+	return i < len(b.names) && b.names[i] == name
+}
+
+// Names returns the island names, sorted.
+func (b *Bundle) Names() []string { return append([]string(nil), b.names...) }
+
+// Hash returns a content hash of both bundles.
+func (b *Bundle) Hash() string { return b.hash }
+
+// Close releases the engines.
+func (b *Bundle) Close() error {
+	if b.pool == nil {
+		return nil
+	}
+	return b.pool.close()
+}
+
+// parseDirective validates a directive and returns its base name and media
+// query (for "media=(query)").
+func parseDirective(d string) (base, media string, err error) {
+	switch d {
+	case "load", "idle", "visible", "none":
+		return d, "", nil
+	}
+	if q, ok := strings.CutPrefix(d, "media="); ok {
+		q = strings.TrimSpace(q)
+		if q == "" {
+			return "", "", fmt.Errorf("directive %q: empty media query", d)
+		}
+		return "media", q, nil
+	}
+	return "", "", fmt.Errorf("unknown directive %q", d)
+}
+
+// Render server-renders island name with propsJSON (a JSON object; null or
+// empty means {}) and returns the island markup and whether it hydrates.
+// childrenHTML (trusted HTML, e.g. from templates) is passed to the component
+// as the prop childrenHtml; it must render it in an element carrying the
+// data-sg-children attribute so that the client can pass it on at hydration.
+func (b *Bundle) Render(ctx context.Context, name string, propsJSON []byte, directive string, childrenHTML string) (string, bool, error) {
+	if !b.Has(name) {
+		return "", false, diag.New(diag.Pos{}, "unknown island %q", name).WithHint("islands: %s (files in assets/islands/)", strings.Join(b.names, ", "))
+	}
+	base, media, err := parseDirective(directive)
+	if err != nil {
+		return "", false, diag.New(diag.Pos{}, "island %s: %v", name, err).WithHint("use one of %s", strings.Join(Directives, ", "))
+	}
+	props, err := normalizeProps(propsJSON, childrenHTML)
+	if err != nil {
+		return "", false, diag.New(diag.Pos{}, "island %s: props: %v", name, err)
+	}
+	inner, err := b.ssrRender(ctx, name, props, childrenHTML)
+	if err != nil {
+		return "", false, err
+	}
+	var s strings.Builder
+	s.Grow(len(inner) + len(props) + 160)
+	s.WriteString(`<sg-island data-island="`)
+	s.WriteString(html.EscapeString(name))
+	s.WriteString(`" data-directive="`)
+	s.WriteString(base)
+	s.WriteString(`"`)
+	if media != "" {
+		s.WriteString(` data-media="`)
+		s.WriteString(html.EscapeString(media))
+		s.WriteString(`"`)
+	}
+	hydrated := base != "none"
+	if hydrated {
+		s.WriteString(` data-chunk="`)
+		s.WriteString(html.EscapeString(b.entries[name]))
+		s.WriteString(`"`)
+	}
+	s.WriteString(`>`)
+	s.WriteString(inner)
+	s.WriteString(`</sg-island>`)
+	if hydrated {
+		s.WriteString(`<script type="application/json" data-sg-props>`)
+		s.WriteString(escapeJSON(props))
+		s.WriteString(`</script>`)
+	}
+	return s.String(), hydrated, nil
+}
+
+// normalizeProps checks propsJSON is a JSON object (or empty/null) and drops
+// insignificant whitespace.
+func normalizeProps(p []byte, children string) ([]byte, error) {
+	t := strings.TrimSpace(string(p))
+	if t == "" || t == "null" {
+		return []byte("{}"), nil
+	}
+	if !json.Valid([]byte(t)) {
+		return nil, fmt.Errorf("not valid JSON")
+	}
+	if t[0] != '{' {
+		return nil, fmt.Errorf("must be a JSON object")
+	}
+	var buf strings.Builder
+	if err := compactJSON(&buf, []byte(t)); err != nil {
+		return nil, err
+	}
+	return []byte(buf.String()), nil
+}
+
+func (b *Bundle) ssrRender(ctx context.Context, name string, props []byte, children string) (string, error) {
+	key := cacheKey(b.hash, name, props, children)
+	b.cacheMu.Lock()
+	if e, ok := b.cache[key]; ok {
+		b.cacheMu.Unlock()
+		select {
+		case <-e.done:
+			return e.html, e.err
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}
+	e := &cacheEntry{done: make(chan struct{})}
+	b.cache[key] = e
+	b.cacheMu.Unlock()
+
+	e.html, e.err = b.renderEngine(ctx, name, props, children)
+	if e.err != nil && ctx.Err() != nil {
+		// Do not cache cancellations.
+		b.cacheMu.Lock()
+		delete(b.cache, key)
+		b.cacheMu.Unlock()
+	}
+	close(e.done)
+	return e.html, e.err
+}
+
+func (b *Bundle) renderEngine(ctx context.Context, name string, props []byte, children string) (string, error) {
+	eng, err := b.pool.get(ctx)
+	if err != nil {
+		return "", err
+	}
+	b.engineCalls.Add(1)
+	res, err := eng.render(name, string(props), children)
+	b.pool.put(eng, err != nil && res == nil)
+	if err != nil {
+		return "", diag.New(diag.Pos{}, "island %s: engine: %v", name, err)
+	}
+	if res.Error != nil {
+		return "", b.renderError(name, res.Error)
+	}
+	return res.HTML, nil
+}
+
+func cacheKey(bundle, name string, props []byte, children string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00", bundle, name)
+	ph := sha256.Sum256(props)
+	ch := sha256.Sum256([]byte(children))
+	h.Write(ph[:])
+	h.Write(ch[:])
+	return string(h.Sum(nil))
+}
+
+// Scripts returns the module script URLs (the loader) a page with these
+// hydrated islands needs; none when no island hydrates.
+func (b *Bundle) Scripts(hydrated []string) []string {
+	if len(b.known(hydrated)) == 0 || b.loader == "" {
+		return nil
+	}
+	return []string{b.opts.PublicPrefix + b.loader}
+}
+
+// ModulePreloads returns the chunk URLs (entries and their static imports,
+// and the loader's imports) the hydrated islands need, sorted.
+func (b *Bundle) ModulePreloads(hydrated []string) []string {
+	names := b.known(hydrated)
+	if len(names) == 0 {
+		return nil
+	}
+	set := map[string]bool{}
+	for _, f := range b.loaderDeps {
+		set[f] = true
+	}
+	for _, n := range names {
+		for _, f := range b.chunks[n] {
+			set[f] = true
+		}
+	}
+	delete(set, b.loader)
+	out := make([]string, 0, len(set))
+	for _, f := range sortedKeys(set) {
+		out = append(out, b.opts.PublicPrefix+f)
+	}
+	return out
+}
+
+func (b *Bundle) known(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if b.Has(n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// ClientFiles returns every client file, keyed by its path relative to the
+// output root.
+func (b *Bundle) ClientFiles() map[string][]byte {
+	dir := b.opts.PublicPrefix
+	if i := strings.Index(dir, "://"); i >= 0 { // absolute URL: keep its path
+		rest := dir[i+3:]
+		if j := strings.IndexByte(rest, '/'); j >= 0 {
+			dir = rest[j:]
+		} else {
+			dir = "/"
+		}
+	}
+	dir = strings.TrimPrefix(dir, "/")
+	out := make(map[string][]byte, len(b.client))
+	for f, data := range b.client {
+		out[path.Join(dir, f)] = data
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func hashBytes(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])[:16]
+}
