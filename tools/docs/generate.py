@@ -17,10 +17,10 @@ from pdfdoc import write_docx, write_pdf, write_xml  # noqa: E402
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 STATIC = os.path.join(ROOT, "assets", "static")
 
-CO_PL = ("BotForge S.A. z siedzibą w Warszawie, ul. Krzemowa 7, 02-001 Warszawa, KRS 0000123456, "
+CO_PL = ("BotForge S.A. z siedzibą w Warszawie, ul. Prosta 51, 00-838 Warszawa, KRS 0000123456, "
          "NIP 123-456-78-90, REGON 123456789, kapitał zakładowy 229 979,10 zł, wpłacony w całości "
          "(dane fikcyjne).")
-CO_EN = ("BotForge S.A., registered office in Warsaw, ul. Krzemowa 7, 02-001 Warsaw, Poland, "
+CO_EN = ("BotForge S.A., registered office in Warsaw, ul. Prosta 51, 00-838 Warsaw, Poland, "
          "KRS 0000123456, NIP 123-456-78-90, REGON 123456789, share capital PLN 229,979.10, "
          "fully paid (fictional data).")
 TRANSL = ("Convenience translation. In case of any discrepancy the Polish version prevails.")
@@ -409,7 +409,7 @@ def meeting_docs():
             CO_PL,
             "Zarząd BotForge S.A., działając na podstawie art. 399 § 1 oraz art. 402(1) Kodeksu spółek "
             "handlowych, zwołuje %s, które odbędzie się %s w siedzibie Spółki w Warszawie, "
-            "ul. Krzemowa 7." % (title[:title.index(" zwołane")], when),
+            "ul. Prosta 51." % (title[:title.index(" zwołane")], when),
             "## Porządek obrad",
         ] + ["%d. %s" % (i + 1, a) for i, a in enumerate(agenda)] + [
             "## Uczestnictwo",
@@ -496,7 +496,7 @@ def main():
               "Lista akcjonariuszy posiadających co najmniej 5% głosów na ZWZ BotForge S.A. 26.06.2025")
     write_pdf(os.path.join(rep, "espi-4-2025-zawiadomienie.pdf"),
               "Zawiadomienie o zmianie stanu posiadania akcji", [
-                  "Adresat: BotForge S.A., ul. Krzemowa 7, 02-001 Warszawa; Komisja Nadzoru Finansowego.",
+                  "Adresat: BotForge S.A., ul. Prosta 51, 00-838 Warszawa; Komisja Nadzoru Finansowego.",
                   "Działając na podstawie art. 69 ust. 1 pkt 2 ustawy o ofercie publicznej, Vistula Seed "
                   "Ventures ASI sp. z o.o. zawiadamia, że w wyniku sprzedaży 65 000 akcji BotForge S.A. "
                   "w transakcjach sesyjnych rozliczonych 14 kwietnia 2025 r. zmniejszyła udział w ogólnej "
