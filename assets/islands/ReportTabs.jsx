@@ -1,0 +1,122 @@
+import { useEffect, useRef, useState } from 'react';
+import { cx, useEnhanced } from './lib/hooks.js';
+
+// ReportTabs: tabs over server-rendered panels.
+// Props: tabs [{id, label}], childrenHtml (one <div id="{id}" class="report-panel">
+// per tab, rendered by the templates). Without JS every panel is visible and
+// the tab labels are in-page links. Hydrated it follows the WAI-ARIA tabs
+// pattern (automatic activation, arrows, Home/End) and selects the tab named
+// in location.hash.
+const tabId = (id) => `${id}-tab`;
+
+function fromHash(tabs) {
+  if (typeof window === 'undefined') return null;
+  const h = decodeURIComponent(window.location.hash.slice(1));
+  return tabs.some((t) => t.id === h) ? h : null;
+}
+
+export default function ReportTabs({ tabs = [], childrenHtml = '' }) {
+  const enhanced = useEnhanced();
+  const [selected, setSelected] = useState(tabs.length ? tabs[0].id : null);
+  const panelsRef = useRef(null);
+  const tabRefs = useRef({});
+
+  // Select the tab named in the URL, and follow later hash changes.
+  useEffect(() => {
+    const sync = () => {
+      const h = fromHash(tabs);
+      if (h) setSelected(h);
+    };
+    sync();
+    window.addEventListener('hashchange', sync);
+    return () => window.removeEventListener('hashchange', sync);
+  }, [tabs]);
+
+  // The panels are template HTML: wire them up and hide the inactive ones.
+  useEffect(() => {
+    const root = panelsRef.current;
+    if (!enhanced || !root) return;
+    for (const t of tabs) {
+      const panel = root.querySelector(`[id="${t.id.replace(/"/g, '\\"')}"]`);
+      if (!panel) continue;
+      panel.setAttribute('role', 'tabpanel');
+      panel.setAttribute('aria-labelledby', tabId(t.id));
+      panel.setAttribute('tabindex', '0');
+      panel.hidden = t.id !== selected;
+    }
+  }, [enhanced, selected, tabs]);
+
+  const select = (id, focus) => {
+    setSelected(id);
+    if (window.history && window.history.replaceState) {
+      window.history.replaceState(window.history.state, '', `#${encodeURIComponent(id)}`);
+    }
+    if (focus && tabRefs.current[id]) tabRefs.current[id].focus();
+  };
+
+  const onKeyDown = (ev) => {
+    const i = tabs.findIndex((t) => t.id === selected);
+    let next = -1;
+    switch (ev.key) {
+      case 'ArrowRight':
+      case 'ArrowDown':
+        next = (i + 1) % tabs.length;
+        break;
+      case 'ArrowLeft':
+      case 'ArrowUp':
+        next = (i - 1 + tabs.length) % tabs.length;
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = tabs.length - 1;
+        break;
+      default:
+        return;
+    }
+    ev.preventDefault();
+    select(tabs[next].id, true);
+  };
+
+  return (
+    <div className={cx('report-tabs', enhanced && 'report-tabs--enhanced')}>
+      {enhanced ? (
+        <div className="report-tabs__list" role="tablist" onKeyDown={onKeyDown}>
+          {tabs.map((t) => {
+            const on = t.id === selected;
+            return (
+              <button
+                key={t.id}
+                type="button"
+                role="tab"
+                id={tabId(t.id)}
+                className={cx('report-tabs__tab', on && 'report-tabs__tab--selected')}
+                aria-selected={on ? 'true' : 'false'}
+                aria-controls={t.id}
+                tabIndex={on ? 0 : -1}
+                ref={(el) => {
+                  tabRefs.current[t.id] = el;
+                }}
+                onClick={() => select(t.id, false)}
+              >
+                {t.label}
+              </button>
+            );
+          })}
+        </div>
+      ) : (
+        <ul className="report-tabs__list">
+          {tabs.map((t) => (
+            <li key={t.id} className="report-tabs__item">
+              <a className="report-tabs__tab" href={`#${t.id}`}>
+                {t.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="report-tabs__panels" data-sg-children="" ref={panelsRef} dangerouslySetInnerHTML={{ __html: childrenHtml }} />
+    </div>
+  );
+}

@@ -1,0 +1,7 @@
+export default function Bad() {
+  return (
+    <div className="bad">
+      <span>unclosed
+    </div>
+  );
+}
