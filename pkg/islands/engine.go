@@ -1,6 +1,7 @@
 package islands
 
 import (
+	_ "embed"
 	"context"
 	"encoding/json"
 	"errors"
@@ -53,11 +54,13 @@ func newQuickJS(bundle []byte) (engine, error) {
 	return &quickJS{vm: vm}, nil
 }
 
-// jsPrelude is evaluated before the bundle; it is one line so that bundle
-// line numbers shift by exactly one (see renderError).
-const jsPrelude = "var console = globalThis.console || { log() {}, warn() {}, error() {}, info() {}, debug() {} };\n"
+// jsPrelude is evaluated before the bundle (see renderError for the line
+// shift it causes).
+//
+//go:embed js/prelude.js
+var jsPrelude string
 
-const preludeLines = 1
+var preludeLines = strings.Count(jsPrelude, "\n")
 
 func (q *quickJS) render(name, props, children string) (*renderResult, error) {
 	v, err := q.vm.Call("SGIslands.render", name, props, children)
