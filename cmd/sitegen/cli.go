@@ -1,0 +1,206 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"regexp"
+
+	"github.com/spf13/cobra"
+
+	"sitegen/pkg/build"
+	"sitegen/pkg/diag"
+	"sitegen/pkg/serve"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitContent = 1 // the site has errors
+	exitUsage   = 2 // the command line is wrong
+)
+
+type usageError struct{ error }
+
+var dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+// run executes the CLI and returns the exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	root := newRoot(stdout, stderr)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, new(usageError)):
+		fmt.Fprintf(stderr, "sitegen: %v\nRun 'sitegen --help' for usage.\n", err)
+		return exitUsage
+	default:
+		printErr(stderr, err)
+		return exitContent
+	}
+}
+
+func printErr(w io.Writer, err error) {
+	var list diag.List
+	var d diag.Diagnostic
+	switch {
+	case errors.As(err, &list):
+		for _, x := range list.Sort() {
+			fmt.Fprintln(w, x.Error())
+		}
+		fmt.Fprintf(w, "sitegen: build failed with %d error(s); the previous output is unchanged\n", len(list))
+	case errors.As(err, &d):
+		fmt.Fprintln(w, d.Error())
+		fmt.Fprintln(w, "sitegen: build failed with 1 error; the previous output is unchanged")
+	default:
+		fmt.Fprintf(w, "sitegen: %v\n", err)
+	}
+}
+
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "sitegen",
+		Short:         "Build a bilingual static site from Markdown, YAML, Go templates and React islands",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(newBuild(stdout, stderr), newServe(stdout, stderr), newVersion(stdout))
+	root.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return usageError{fmt.Errorf("unknown command %q", args[0])}
+		}
+		return nil
+	}
+	root.RunE = func(cmd *cobra.Command, args []string) error { return cmd.Help() }
+	return root
+}
+
+func buildFlags(cmd *cobra.Command, o *build.Options) {
+	cmd.Flags().StringVarP(&o.Source, "source", "s", ".", "site root (holds site.yaml)")
+	cmd.Flags().StringVar(&o.BaseURL, "base-url", "", "override site.yaml's baseURL")
+	cmd.Flags().BoolVar(&o.Drafts, "drafts", false, "include pages marked draft: true")
+	cmd.Flags().StringVar(&o.Date, "date", "", "the build date (YYYY-MM-DD) for dated content such as announcements; default today")
+	cmd.Flags().BoolVar(&o.Minify, "minify", true, "minify bundled CSS and JavaScript")
+}
+
+func checkOpts(o *build.Options, args []string) error {
+	if len(args) > 0 {
+		return usageError{fmt.Errorf("unexpected argument %q", args[0])}
+	}
+	if o.Date != "" && !dateRE.MatchString(o.Date) {
+		return usageError{fmt.Errorf("--date %q must be YYYY-MM-DD", o.Date)}
+	}
+	return nil
+}
+
+func newBuild(stdout, stderr io.Writer) *cobra.Command {
+	var o build.Options
+	cmd := &cobra.Command{
+		Use:   "build",
+		Short: "Build the site into the output directory",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkOpts(&o, args); err != nil {
+				return err
+			}
+			o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+			rep, err := build.Run(cmd.Context(), o)
+			if err != nil {
+				return err
+			}
+			printReport(stdout, rep)
+			return nil
+		},
+	}
+	buildFlags(cmd, &o)
+	cmd.Flags().StringVarP(&o.Out, "out", "o", "public", "output directory (replaced atomically)")
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	return cmd
+}
+
+func printReport(w io.Writer, rep *build.Report) {
+	for _, f := range rep.Fallbacks {
+		fmt.Fprintf(w, "fallback: page %q is missing in %s; showing %s\n", f.ID, f.Lang, f.From)
+	}
+	for _, d := range rep.DataFallbacks {
+		fmt.Fprintf(w, "fallback: data set %q is missing in %s; using the default locale's\n", d[1], d[0])
+	}
+	missing := map[string]bool{}
+	for _, m := range rep.StringMisses {
+		switch {
+		case m.Found:
+			fmt.Fprintf(w, "fallback: string %q is missing in %s; using the default locale's\n", m.Key, m.Lang)
+		case !missing[m.Key]:
+			missing[m.Key] = true
+			fmt.Fprintf(w, "missing: string %q is in no locale; showing the key or the template's default\n", m.Key)
+		}
+	}
+	fmt.Fprintln(w, rep.Summary())
+}
+
+func newServe(stdout, stderr io.Writer) *cobra.Command {
+	var o build.Options
+	var port int
+	var host string
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Build the site and serve it on localhost",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkOpts(&o, args); err != nil {
+				return err
+			}
+			if port < 0 || port > 65535 {
+				return usageError{fmt.Errorf("--port %d is out of range", port)}
+			}
+			dir, err := os.MkdirTemp("", "sitegen-serve-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(dir)
+			o.Out = dir + "/public"
+			rep, err := build.Run(cmd.Context(), o)
+			if err != nil {
+				return err
+			}
+			printReport(stdout, rep)
+			site, err := build.Load(cmd.Context(), o)
+			if err != nil {
+				return err
+			}
+			var prefixes []string
+			for _, l := range site.Config.Locales {
+				prefixes = append(prefixes, l.Prefix)
+			}
+			h, err := serve.NewHandler(o.Out, prefixes)
+			if err != nil {
+				return err
+			}
+			log := slog.New(slog.NewTextHandler(stderr, nil))
+			return serve.Server(cmd.Context(), fmt.Sprintf("%s:%d", host, port), h, log, func(url string) {
+				fmt.Fprintf(stdout, "serving %s at %s (Ctrl+C to stop)\n", site.Config.Title, url)
+			})
+		},
+	}
+	buildFlags(cmd, &o)
+	cmd.Flags().IntVarP(&port, "port", "p", 1313, "port to listen on")
+	cmd.Flags().StringVar(&host, "host", "127.0.0.1", "interface to listen on")
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	return cmd
+}
+
+func newVersion(stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print sitegen's version",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, args []string) {
+			fmt.Fprintf(stdout, "sitegen %s\n", build.Version)
+		},
+	}
+}

@@ -1,0 +1,126 @@
+// Package assets bundles the site's stylesheet and scripts through esbuild's
+// Go API into fingerprinted files under /_assets/, cacheable forever.
+package assets
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+
+	"sitegen/pkg/diag"
+)
+
+// Dir is the assets folder of a site; Public is where bundles are served.
+const (
+	Dir    = "assets"
+	Public = "/_assets/"
+)
+
+// Entries are the bundled entry points, relative to assets/, when they exist.
+var Entries = []string{"css/main.css", "runtime/runtime.js"}
+
+// Result is the bundled assets.
+type Result struct {
+	URLs  map[string]string // entry ("css/main.css") -> URL ("/_assets/main-HASH.css")
+	Files map[string][]byte // output path below the root -> bytes
+}
+
+// Bundle bundles the entries found under root/assets.
+func Bundle(root string, minify bool) (*Result, error) {
+	res := &Result{URLs: map[string]string{}, Files: map[string][]byte{}}
+	var entries []string
+	for _, e := range Entries {
+		if _, err := os.Stat(filepath.Join(root, Dir, e)); err == nil {
+			entries = append(entries, e)
+		}
+	}
+	if len(entries) == 0 {
+		return res, nil
+	}
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	outdir := filepath.Join(absRoot, ".sitegen-assets-out")
+	points := make([]api.EntryPoint, len(entries))
+	for i, e := range entries {
+		points[i] = api.EntryPoint{InputPath: filepath.Join(absRoot, Dir, e), OutputPath: strings.TrimSuffix(path.Base(e), path.Ext(e))}
+	}
+	r := api.Build(api.BuildOptions{
+		EntryPointsAdvanced: points,
+		AbsWorkingDir:       absRoot,
+		Bundle:              true,
+		Write:               false,
+		Outdir:              outdir,
+		EntryNames:          "[name]-[hash]",
+		AssetNames:          "[name]-[hash]",
+		PublicPath:          Public,
+		Format:              api.FormatESModule,
+		Target:              api.ES2020,
+		Platform:            api.PlatformBrowser,
+		MinifyWhitespace:    minify,
+		MinifySyntax:        minify,
+		MinifyIdentifiers:   minify,
+		Metafile:            true,
+		Charset:             api.CharsetUTF8,
+		Loader: map[string]api.Loader{
+			".woff2": api.LoaderFile, ".woff": api.LoaderFile, ".ttf": api.LoaderFile,
+			".svg": api.LoaderFile, ".png": api.LoaderFile, ".jpg": api.LoaderFile, ".webp": api.LoaderFile,
+		},
+		NodePaths: []string{filepath.Join(absRoot, "node_modules")},
+		LogLevel:  api.LogLevelSilent,
+	})
+	if len(r.Errors) > 0 {
+		var errs diag.List
+		for _, m := range r.Errors {
+			d := diag.Diagnostic{Message: m.Text}
+			if m.Location != nil {
+				d.Pos = diag.Pos{File: relTo(absRoot, m.Location.File), Line: m.Location.Line, Col: m.Location.Column + 1}
+			}
+			errs.Add(d)
+		}
+		return nil, errs.Err()
+	}
+	names := make([]string, 0, len(r.OutputFiles))
+	byName := map[string][]byte{}
+	for _, f := range r.OutputFiles {
+		rel, err := filepath.Rel(outdir, f.Path)
+		if err != nil {
+			return nil, err
+		}
+		rel = filepath.ToSlash(rel)
+		byName[rel] = f.Contents
+		names = append(names, rel)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if strings.HasSuffix(n, ".map") {
+			continue
+		}
+		res.Files[strings.TrimPrefix(Public, "/")+n] = byName[n]
+		for _, e := range entries {
+			base := strings.TrimSuffix(path.Base(e), path.Ext(e))
+			if strings.HasPrefix(n, base+"-") && path.Ext(n) == path.Ext(e) && !strings.Contains(n, "/") {
+				res.URLs[e] = Public + n
+			}
+		}
+	}
+	for _, e := range entries {
+		if res.URLs[e] == "" {
+			return nil, fmt.Errorf("assets: no output for %s", e)
+		}
+	}
+	return res, nil
+}
+
+func relTo(root, p string) string {
+	if r, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(r, "..") {
+		return filepath.ToSlash(r)
+	}
+	return p
+}

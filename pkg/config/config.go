@@ -1,0 +1,167 @@
+// Package config reads and validates site.yaml.
+package config
+
+import (
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"sitegen/pkg/diag"
+	"sitegen/pkg/yamlx"
+)
+
+// FileName is the config file at the root of a site.
+const FileName = "site.yaml"
+
+// Locale is one language of the site.
+type Locale struct {
+	Code    string `yaml:"code" sg:"required"`
+	Name    string `yaml:"name" sg:"required"`
+	Prefix  string `yaml:"prefix" sg:"required"`
+	Default bool   `yaml:"default"`
+}
+
+// Form is the configuration of one form.
+type Form struct {
+	Endpoint string `yaml:"endpoint" sg:"required"`
+}
+
+// Islands configures the island bundles.
+type Islands struct {
+	// Library is "preact" (default: react resolves to preact/compat) or "react".
+	Library string `yaml:"library"`
+}
+
+// Config is site.yaml.
+type Config struct {
+	BaseURL     string            `yaml:"baseURL" sg:"required"`
+	Title       string            `yaml:"title" sg:"required"`
+	Locales     []Locale          `yaml:"locales" sg:"required"`
+	LegacyPaths map[string]string `yaml:"legacyPaths"`
+	Forms       map[string]Form   `yaml:"forms"`
+	Islands     Islands           `yaml:"islands"`
+
+	// Positions of the legacy path entries, for diagnostics.
+	LegacyPos map[string]diag.Pos `yaml:"-"`
+}
+
+// DefaultLocale returns the locale marked default.
+func (c *Config) DefaultLocale() Locale {
+	for _, l := range c.Locales {
+		if l.Default {
+			return l
+		}
+	}
+	return c.Locales[0]
+}
+
+// Locale returns the locale with the code.
+func (c *Config) Locale(code string) (Locale, bool) {
+	for _, l := range c.Locales {
+		if l.Code == code {
+			return l, true
+		}
+	}
+	return Locale{}, false
+}
+
+// Load reads site.yaml from fsys and validates it.
+func Load(fsys fs.FS) (*Config, error) {
+	src, err := fs.ReadFile(fsys, FileName)
+	if err != nil {
+		return nil, diag.New(diag.Pos{File: FileName}, "cannot read site config: %v", err).
+			WithHint("every site has a site.yaml at its root")
+	}
+	return Parse(src)
+}
+
+// Parse decodes and validates the bytes of site.yaml.
+func Parse(src []byte) (*Config, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return nil, yamlx.SyntaxError(FileName, err)
+	}
+	var c Config
+	var errs diag.List
+	if len(doc.Content) == 0 {
+		errs.Addf(diag.Pos{File: FileName, Line: 1, Col: 1}, "site config is empty")
+		return nil, errs.Err()
+	}
+	root := doc.Content[0]
+	errs.Merge(yamlx.Decode(FileName, root, &c))
+	c.LegacyPos = map[string]diag.Pos{}
+	if lp := yamlx.Field(root, "legacyPaths"); lp != nil && lp.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(lp.Content); i += 2 {
+			k := lp.Content[i]
+			c.LegacyPos[k.Value] = diag.Pos{File: FileName, Line: k.Line, Col: k.Column}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs.Err()
+	}
+	errs.Merge(c.validate(root))
+	return &c, errs.Err()
+}
+
+func (c *Config) validate(root *yaml.Node) diag.List {
+	var errs diag.List
+	at := func(field string) diag.Pos { return yamlx.Pos(FileName, yamlx.Field(root, field)) }
+	u, err := url.Parse(c.BaseURL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		errs.Add(diag.New(at("baseURL"), "baseURL %q is not an absolute http(s) URL", c.BaseURL).
+			WithHint("for example https://www.example.com"))
+	} else {
+		c.BaseURL = strings.TrimSuffix(c.BaseURL, "/")
+	}
+	defaults := 0
+	codes := map[string]bool{}
+	prefixes := map[string]bool{}
+	for i := range c.Locales {
+		l := &c.Locales[i]
+		pos := yamlx.Pos(FileName, yamlx.Index(yamlx.Field(root, "locales"), i))
+		if l.Default {
+			defaults++
+		}
+		if codes[l.Code] {
+			errs.Addf(pos, "locale %q is declared twice", l.Code)
+		}
+		codes[l.Code] = true
+		if !strings.HasPrefix(l.Prefix, "/") || l.Prefix == "/" || strings.HasSuffix(l.Prefix, "/") || strings.Count(l.Prefix, "/") != 1 {
+			errs.Add(diag.New(pos, "locale %q: prefix %q must be one path segment like /%s", l.Code, l.Prefix, l.Code))
+		}
+		if prefixes[l.Prefix] {
+			errs.Addf(pos, "locale %q: prefix %q is used by another locale", l.Code, l.Prefix)
+		}
+		prefixes[l.Prefix] = true
+	}
+	if len(c.Locales) > 0 && defaults != 1 {
+		errs.Add(diag.New(at("locales"), "exactly one locale must be marked default: true, found %d", defaults))
+	}
+	switch c.Islands.Library {
+	case "":
+		c.Islands.Library = "preact"
+	case "preact", "react":
+	default:
+		errs.Addf(yamlx.Pos(FileName, yamlx.Field(yamlx.Field(root, "islands"), "library")),
+			"islands.library must be preact or react, not %q", c.Islands.Library)
+	}
+	keys := make([]string, 0, len(c.LegacyPaths))
+	for k := range c.LegacyPaths {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !strings.HasPrefix(k, "/") || path.Clean(k) != k {
+			errs.Add(diag.New(c.LegacyPos[k], "legacy path %q must be a clean absolute path", k).WithHint("like /contact"))
+		}
+	}
+	return errs
+}
+
+// String is used in logs.
+func (l Locale) String() string { return fmt.Sprintf("%s (%s)", l.Code, l.Prefix) }

@@ -1,0 +1,163 @@
+package content
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"sitegen/pkg/diag"
+	"sitegen/pkg/yamlx"
+)
+
+// Page is one Markdown file of one locale.
+type Page struct {
+	ID          string         `yaml:"id" sg:"required"`
+	Slug        *string        `yaml:"slug"`
+	Title       string         `yaml:"title" sg:"required"`
+	Description string         `yaml:"description" sg:"required"`
+	Keywords    string         `yaml:"keywords"`
+	Layout      string         `yaml:"layout"`
+	Aliases     []Alias        `yaml:"aliases"`
+	Date        string         `yaml:"date"`
+	Draft       bool           `yaml:"draft"`
+	Summary     string         `yaml:"summary"`
+	Image       File           `yaml:"image"`
+	Params      map[string]any `yaml:"params"`
+	Sections    []Section      `yaml:"sections"`
+
+	Lang     string   `yaml:"-"`
+	File     string   `yaml:"-"` // path in the source tree, e.g. content/pl/o-nas/kontakt.md
+	Pos      diag.Pos `yaml:"-"` // position of the id
+	Body     []byte   `yaml:"-"`
+	BodyLine int      `yaml:"-"` // line number of the first body line
+}
+
+// Path returns the page's path below its locale prefix ("" for the home).
+func (p *Page) Path() string { return *p.Slug }
+
+// Section is one entry of a page's sections list.
+type Section struct {
+	Type   string         `yaml:"type" sg:"required"`
+	ID     string         `yaml:"id"`
+	Title  string         `yaml:"title"`
+	Intro  Text           `yaml:"intro"`
+	Data   string         `yaml:"data"`
+	Params map[string]any `yaml:"params"`
+
+	Pos     diag.Pos `yaml:"-"`
+	DataPos diag.Pos `yaml:"-"`
+}
+
+// Alias is a path that redirects to the page.
+type Alias struct {
+	Path string
+	Pos  diag.Pos
+}
+
+// DecodeNode implements yamlx.NodeDecoder.
+func (a *Alias) DecodeNode(file string, n *yaml.Node) error {
+	var err error
+	a.Path, a.Pos, err = scalar(file, n)
+	if err != nil {
+		return err
+	}
+	if !strings.HasPrefix(a.Path, "/") || strings.ContainsAny(a.Path, "?#") {
+		return fmt.Errorf("alias %q must be an absolute site path like /solutions/sales", a.Path)
+	}
+	return nil
+}
+
+var (
+	dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	slugRE = regexp.MustCompile(`^([\p{Ll}\p{N}][\p{Ll}\p{N}._-]*)(/[\p{Ll}\p{N}][\p{Ll}\p{N}._-]*)*$`)
+	idRE   = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+)
+
+// ParsePage parses a Markdown file with YAML front matter. file is the path
+// used in diagnostics; rel is the path below content/<lang>/ (for the default
+// slug).
+func ParsePage(file, lang, rel string, src []byte) (*Page, diag.List) {
+	var errs diag.List
+	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+	if !bytes.HasPrefix(src, []byte("---\n")) {
+		errs.Add(diag.New(diag.Pos{File: file, Line: 1, Col: 1}, "missing front matter").
+			WithHint("start the file with a line ---, then YAML with id, title and description, then ---"))
+		return nil, errs
+	}
+	rest := src[4:]
+	end := bytes.Index(rest, []byte("\n---\n"))
+	fm, body := []byte(nil), []byte(nil)
+	switch {
+	case bytes.HasPrefix(rest, []byte("---\n")):
+		fm, body = nil, rest[4:]
+	case end >= 0:
+		fm, body = rest[:end+1], rest[end+5:]
+	case bytes.HasSuffix(rest, []byte("\n---")):
+		fm, body = rest[:len(rest)-3], nil
+	default:
+		errs.Add(diag.New(diag.Pos{File: file, Line: 1, Col: 1}, "front matter is not closed").WithHint("end it with a line ---"))
+		return nil, errs
+	}
+	p := &Page{Lang: lang, File: file, Body: body, BodyLine: 3 + bytes.Count(fm, []byte("\n"))}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(fm, &doc); err != nil {
+		errs.AddErr(diag.Pos{File: file}, yamlx.SyntaxError(file, err, 1))
+		return nil, errs
+	}
+	if len(doc.Content) == 0 {
+		errs.Add(diag.New(diag.Pos{File: file, Line: 2, Col: 1}, "front matter is empty").WithHint("it needs at least id, title and description"))
+		return nil, errs
+	}
+	shift(&doc, 1)
+	root := doc.Content[0]
+	errs.Merge(yamlx.Decode(file, root, p))
+	p.Pos = yamlx.Pos(file, yamlx.Field(root, "id"))
+	if p.Pos.Line == 0 {
+		p.Pos = diag.Pos{File: file, Line: 2, Col: 1}
+	}
+	if p.ID != "" && !idRE.MatchString(p.ID) {
+		errs.Add(diag.New(p.Pos, "page id %q may hold only a-z, 0-9, '.', '_' and '-'", p.ID))
+	}
+	if p.Slug == nil {
+		s := strings.TrimSuffix(rel, ".md")
+		switch {
+		case s == "index":
+			s = ""
+		case strings.HasSuffix(s, "/index"):
+			s = strings.TrimSuffix(s, "/index")
+		}
+		p.Slug = &s
+	} else if *p.Slug != "" && !slugRE.MatchString(*p.Slug) {
+		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "slug")), "slug %q must be lower-case path segments without leading or trailing slash", *p.Slug).
+			WithHint("like rozwiazania/sprzedaz"))
+	}
+	if p.Slug != nil && path.Clean("/"+*p.Slug) != "/"+*p.Slug && *p.Slug != "" {
+		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "slug")), "slug %q is not a clean path", *p.Slug))
+	}
+	if p.Date != "" && !dateRE.MatchString(p.Date) {
+		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "date")), "date %q must be YYYY-MM-DD", p.Date))
+	}
+	if p.Layout == "" {
+		p.Layout = "page"
+	}
+	if secs := yamlx.Field(root, "sections"); secs != nil {
+		for i := range p.Sections {
+			n := yamlx.Index(secs, i)
+			p.Sections[i].Pos = yamlx.Pos(file, n)
+			p.Sections[i].DataPos = yamlx.Pos(file, yamlx.Field(n, "data"))
+		}
+	}
+	return p, errs
+}
+
+func shift(n *yaml.Node, lines int) {
+	n.Line += lines
+	for _, c := range n.Content {
+		shift(c, lines)
+	}
+}

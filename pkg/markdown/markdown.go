@@ -1,0 +1,198 @@
+// Package markdown converts Markdown to HTML with one goldmark set up once:
+// GFM, heading ids that keep Polish words readable, highlighted code blocks
+// (CSS classes, no inline styles) and links resolved per locale.
+package markdown
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"sync"
+
+	highlighting "github.com/yuin/goldmark-highlighting/v2"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+
+	"sitegen/pkg/diag"
+)
+
+// Resolver turns a link destination into a URL, or fails.
+type Resolver func(dest string) (string, error)
+
+// Converter converts Markdown. It is safe for concurrent use.
+type Converter struct {
+	md goldmark.Markdown
+}
+
+var resolverKey = parser.NewContextKey()
+var errsKey = parser.NewContextKey()
+
+// New returns a converter.
+func New() *Converter {
+	md := goldmark.New(
+		goldmark.WithExtensions(
+			extension.GFM,
+			highlighting.NewHighlighting(
+				highlighting.WithFormatOptions(chromahtml.WithClasses(true)),
+				highlighting.WithGuessLanguage(false),
+			),
+		),
+		goldmark.WithParserOptions(
+			parser.WithAutoHeadingID(),
+			parser.WithASTTransformers(util.Prioritized(linkTransformer{}, 100)),
+		),
+		goldmark.WithRendererOptions(html.WithUnsafe()),
+	)
+	return &Converter{md: md}
+}
+
+// Source is Markdown with where it came from.
+type Source struct {
+	Text []byte
+	Pos  diag.Pos // position of the first line
+}
+
+type linkErrors struct {
+	mu   sync.Mutex
+	list diag.List
+}
+
+// Block converts Markdown to HTML. Links are passed through resolve; a link
+// that fails is a diagnostic at its line.
+func (c *Converter) Block(src Source, resolve Resolver) (string, diag.List) {
+	var buf bytes.Buffer
+	errs := &linkErrors{}
+	pc := parser.NewContext(parser.WithIDs(newIDs()))
+	pc.Set(resolverKey, resolve)
+	pc.Set(errsKey, &sourceInfo{src: src, errs: errs})
+	if err := c.md.Convert(src.Text, &buf, parser.WithContext(pc)); err != nil {
+		errs.list.Add(diag.New(src.Pos, "markdown: %v", err))
+	}
+	return buf.String(), errs.list
+}
+
+// Inline converts a short text to HTML without the wrapping paragraph.
+func (c *Converter) Inline(src Source, resolve Resolver) (string, diag.List) {
+	out, errs := c.Block(src, resolve)
+	out = strings.TrimSpace(out)
+	if strings.HasPrefix(out, "<p>") && strings.HasSuffix(out, "</p>") && strings.Count(out, "<p>") == 1 {
+		out = out[3 : len(out)-4]
+	}
+	return out, errs
+}
+
+type sourceInfo struct {
+	src  Source
+	errs *linkErrors
+}
+
+type linkTransformer struct{}
+
+func (linkTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
+	resolve, _ := pc.Get(resolverKey).(Resolver)
+	info, _ := pc.Get(errsKey).(*sourceInfo)
+	if resolve == nil || info == nil {
+		return
+	}
+	source := reader.Source()
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		var dest *[]byte
+		switch l := n.(type) {
+		case *ast.Link:
+			dest = &l.Destination
+		case *ast.Image:
+			dest = &l.Destination
+		case *ast.AutoLink:
+			return ast.WalkSkipChildren, nil
+		default:
+			return ast.WalkContinue, nil
+		}
+		url, err := resolve(string(*dest))
+		if err != nil {
+			pos := info.src.Pos
+			if off := firstOffset(n); off >= 0 {
+				pos.Line += bytes.Count(source[:off], []byte("\n"))
+				pos.Col = off - bytes.LastIndexByte(source[:off], '\n')
+			}
+			d := diag.Diagnostic{Pos: pos, Message: fmt.Sprintf("link %q: %v", string(*dest), err)}
+			if dg, ok := err.(diag.Diagnostic); ok {
+				d.Message = fmt.Sprintf("link %q: %s", string(*dest), dg.Message)
+				d.Hint = dg.Hint
+			}
+			info.errs.mu.Lock()
+			info.errs.list.Add(d)
+			info.errs.mu.Unlock()
+			return ast.WalkContinue, nil
+		}
+		*dest = []byte(url)
+		return ast.WalkContinue, nil
+	})
+}
+
+// firstOffset finds the byte offset of the first text inside n, or -1.
+func firstOffset(n ast.Node) int {
+	off := -1
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, ok := c.(*ast.Text); ok && entering {
+			off = t.Segment.Start
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	if off > 0 {
+		off-- // the '[' or '!' before the text
+	}
+	return off
+}
+
+// ids generates heading ids: lower case, Polish letters transliterated,
+// spaces to hyphens, unique within a document.
+type ids struct{ seen map[string]int }
+
+func newIDs() *ids { return &ids{seen: map[string]int{}} }
+
+var translit = strings.NewReplacer("ą", "a", "ć", "c", "ę", "e", "ł", "l", "ń", "n", "ó", "o", "ś", "s", "ź", "z", "ż", "z",
+	"Ą", "a", "Ć", "c", "Ę", "e", "Ł", "l", "Ń", "n", "Ó", "o", "Ś", "s", "Ź", "z", "Ż", "z", "ä", "a", "ö", "o", "ü", "u", "ß", "ss")
+
+// Slugify makes an id from a heading text.
+func Slugify(s string) string {
+	s = translit.Replace(strings.ToLower(s))
+	var b strings.Builder
+	dash := false
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+			dash = false
+		case b.Len() > 0 && !dash:
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
+}
+
+func (g *ids) Generate(value []byte, kind ast.NodeKind) []byte {
+	id := Slugify(string(value))
+	if id == "" {
+		id = "section"
+	}
+	base := id
+	for i := 1; g.seen[id] > 0; i++ {
+		id = fmt.Sprintf("%s-%d", base, i)
+	}
+	g.seen[id]++
+	return []byte(id)
+}
+
+func (g *ids) Put(value []byte) { g.seen[string(value)]++ }

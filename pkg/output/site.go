@@ -1,0 +1,210 @@
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"html/template"
+	"sort"
+	"strings"
+
+	"sitegen/pkg/route"
+)
+
+// PageData is /page-data/{page}/page-data.json (spec §7).
+type PageData struct {
+	ComponentChunkName     string   `json:"componentChunkName"`
+	Path                   string   `json:"path"`
+	Result                 Result   `json:"result"`
+	SlicesMap              struct{} `json:"slicesMap"`
+	StaticQueryHashes      []string `json:"staticQueryHashes"`
+	WebpackCompilationHash string   `json:"webpackCompilationHash"`
+}
+
+// Result is the page-data result.
+type Result struct {
+	PageContext PageContext `json:"pageContext"`
+	Page        PageView    `json:"page"`
+}
+
+// PageContext is the spec's page context.
+type PageContext struct {
+	Lang         string        `json:"lang"`
+	Langs        []string      `json:"langs"`
+	OriginalPath string        `json:"originalPath"`
+	LangVariants []LangVariant `json:"langVariants"`
+	PageName     string        `json:"pageName"`
+}
+
+// LangVariant is the page in one locale.
+type LangVariant struct {
+	Lang string `json:"lang"`
+	Path string `json:"path"`
+}
+
+// PageView is what the client runtime needs to show the page without a full load.
+type PageView struct {
+	Title       string   `json:"title"`
+	Description string   `json:"description"`
+	Lang        string   `json:"lang"`
+	Layout      string   `json:"layout"`
+	HTML        string   `json:"html"`
+	Islands     []string `json:"islands"`
+	NotFound    bool     `json:"notFound,omitempty"`
+}
+
+// PageDataPath is the output path of an entry's page data.
+func PageDataPath(e *route.Entry) string {
+	return "page-data/" + e.PageData + "/page-data.json"
+}
+
+// NewPageData builds the page data of an entry.
+func NewPageData(plan *route.Plan, e *route.Entry, hash, title, html string, islands []string) PageData {
+	langs := make([]string, len(plan.Locales))
+	for i, l := range plan.Locales {
+		langs[i] = l.Code
+	}
+	prefix := ""
+	if l, ok := localeOf(plan, e.Lang); ok && !e.Root {
+		prefix = l
+	}
+	pd := PageData{
+		ComponentChunkName: "component---layout-" + e.Page.Layout,
+		Path:               e.URL,
+		StaticQueryHashes:  []string{},
+		Result: Result{
+			PageContext: PageContext{Lang: e.Lang, Langs: langs, OriginalPath: "/" + strings.TrimPrefix(strings.TrimPrefix(e.URL, prefix), "/"), PageName: e.ID},
+			Page: PageView{Title: title, Description: e.Page.Description, Lang: e.Page.Lang, Layout: e.Page.Layout, HTML: html,
+				Islands: append([]string{}, islands...), NotFound: e.ID == "404"},
+		},
+		WebpackCompilationHash: hash,
+	}
+	for _, v := range plan.Variants(e.ID) {
+		pd.Result.PageContext.LangVariants = append(pd.Result.PageContext.LangVariants, LangVariant{Lang: v.Lang, Path: v.URL})
+	}
+	return pd
+}
+
+func localeOf(plan *route.Plan, lang string) (string, bool) {
+	for _, l := range plan.Locales {
+		if l.Code == lang {
+			return l.Prefix, true
+		}
+	}
+	return "", false
+}
+
+// JSON encodes v deterministically.
+func JSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// AppData is /page-data/app-data.json.
+func AppData(hash string) ([]byte, error) {
+	return JSON(struct {
+		WebpackCompilationHash string `json:"webpackCompilationHash"`
+	}{hash})
+}
+
+type urlset struct {
+	XMLName xml.Name   `xml:"urlset"`
+	NS      string     `xml:"xmlns,attr"`
+	XHTML   string     `xml:"xmlns:xhtml,attr"`
+	URLs    []sitemapU `xml:"url"`
+}
+
+type sitemapU struct {
+	Loc     string     `xml:"loc"`
+	LastMod string     `xml:"lastmod,omitempty"`
+	Links   []xhtmlLnk `xml:"xhtml:link"`
+}
+
+type xhtmlLnk struct {
+	Rel      string `xml:"rel,attr"`
+	Hreflang string `xml:"hreflang,attr"`
+	Href     string `xml:"href,attr"`
+}
+
+// Sitemap returns sitemap.xml: every indexable page with its locale variants
+// and x-default (the default locale's version).
+func Sitemap(plan *route.Plan, baseURL string) ([]byte, error) {
+	us := urlset{NS: "http://www.sitemaps.org/schemas/sitemap/0.9", XHTML: "http://www.w3.org/1999/xhtml"}
+	for _, e := range plan.Entries {
+		if e.NoIndex() || e.Root || e.Fallback {
+			continue
+		}
+		u := sitemapU{Loc: baseURL + e.URL, LastMod: e.Page.Date}
+		var def string
+		for _, v := range plan.Variants(e.ID) {
+			if v.Fallback {
+				continue
+			}
+			u.Links = append(u.Links, xhtmlLnk{Rel: "alternate", Hreflang: v.Lang, Href: baseURL + v.URL})
+			if v.Lang == plan.Default.Code {
+				def = baseURL + v.URL
+			}
+		}
+		if def != "" {
+			u.Links = append(u.Links, xhtmlLnk{Rel: "alternate", Hreflang: "x-default", Href: def})
+		}
+		us.URLs = append(us.URLs, u)
+	}
+	b, err := xml.MarshalIndent(us, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte(xml.Header), append(b, '\n')...), nil
+}
+
+// Robots returns robots.txt.
+func Robots(baseURL string) []byte {
+	return []byte(fmt.Sprintf("User-agent: *\nAllow: /\nDisallow: /page-data/\nDisallow: /slice-data/\n\nSitemap: %s/sitemap.xml\n", baseURL))
+}
+
+var redirectTmpl = template.Must(template.New("r").Parse(`<!doctype html>
+<html><head><meta charset="utf-8"><title>{{ .To }}</title><link rel="canonical" href="{{ .Canonical }}"><meta name="robots" content="noindex"><meta http-equiv="refresh" content="0; url={{ .To }}"></head>
+<body><p><a href="{{ .To }}">{{ .To }}</a></p></body></html>
+`))
+
+// RedirectPage returns the HTML page published at a redirect's path.
+func RedirectPage(r route.Redirect, baseURL string) ([]byte, error) {
+	var buf bytes.Buffer
+	err := redirectTmpl.Execute(&buf, struct{ To, Canonical string }{r.To, baseURL + r.To})
+	return buf.Bytes(), err
+}
+
+// Redirects returns the _redirects file (Netlify/Cloudflare Pages syntax).
+func Redirects(rs []route.Redirect) []byte {
+	var b strings.Builder
+	sorted := append([]route.Redirect{}, rs...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].From < sorted[j].From })
+	for _, r := range sorted {
+		from := strings.TrimSuffix(r.From, "/")
+		fmt.Fprintf(&b, "%s %s 301\n%s/ %s 301\n", from, r.To, from, r.To)
+	}
+	return []byte(b.String())
+}
+
+// Headers returns the _headers file: long caching for fingerprinted assets,
+// revalidation for HTML and page data, and security headers with a CSP that
+// allows no inline script.
+func Headers() []byte {
+	return []byte(`/*
+  X-Content-Type-Options: nosniff
+  Referrer-Policy: strict-origin-when-cross-origin
+  Permissions-Policy: camera=(), microphone=(), geolocation=()
+  Content-Security-Policy: default-src 'self'; script-src 'self' https://www.googletagmanager.com; style-src 'self' 'unsafe-inline'; img-src 'self' data: https://www.googletagmanager.com https://www.google-analytics.com; connect-src 'self' https://www.google-analytics.com https://*.google-analytics.com; frame-ancestors 'none'; base-uri 'self'; form-action 'self'
+/_assets/*
+  Cache-Control: public, max-age=31536000, immutable
+/page-data/*
+  Cache-Control: public, max-age=0, must-revalidate
+/sw.js
+  Cache-Control: public, max-age=0, must-revalidate
+`)
+}

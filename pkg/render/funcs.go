@@ -1,0 +1,474 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"html/template"
+	"image"
+	_ "image/gif"  // image sizes
+	_ "image/jpeg" // image sizes
+	_ "image/png"  // image sizes
+	"io/fs"
+	"path"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"sitegen/pkg/content"
+	"sitegen/pkg/markdown"
+)
+
+// SectionContext is what a section template gets as ".".
+type SectionContext struct {
+	S    content.Section
+	Data any
+	P    *PageContext
+}
+
+// PageLink is a page in a listing.
+type PageLink struct {
+	ID, Title, URL, Date, Summary, Image string
+}
+
+func (r *Renderer) funcs(lang string) template.FuncMap {
+	resolve := func(target string) (string, error) { return r.opts.Plan.Resolve(lang, target) }
+	return template.FuncMap{
+		"t": func(key string, def ...string) string {
+			if len(def) > 0 {
+				return r.opts.Catalog.TDefault(lang, key, def[0])
+			}
+			return r.opts.Catalog.T(lang, key)
+		},
+		"tnull": func(key string) any {
+			if s := r.opts.Catalog.TNull(lang, key); s != nil {
+				return *s
+			}
+			return nil
+		},
+		"ref": func(id string) (string, error) {
+			if !strings.HasPrefix(id, "ref:") {
+				id = "ref:" + id
+			}
+			return resolve(id)
+		},
+		"link": func(v any) (string, error) {
+			switch l := v.(type) {
+			case content.Link:
+				return resolve(l.Target)
+			case *content.Link:
+				return resolve(l.Target)
+			case string:
+				return resolve(l)
+			}
+			return "", fmt.Errorf("link: cannot resolve a %T", v)
+		},
+		"data": func(name string) (any, error) {
+			s, ok := r.data(lang, name)
+			if !ok {
+				return nil, fmt.Errorf("unknown data set %q", name)
+			}
+			return s.Value, nil
+		},
+		"md": func(v any) (template.HTML, error) {
+			src := textSource(v)
+			out, errs := r.opts.Markdown.Inline(src, resolve)
+			return template.HTML(out), errs.Err()
+		},
+		"mdblock": func(v any) (template.HTML, error) {
+			src := textSource(v)
+			out, errs := r.opts.Markdown.Block(src, resolve)
+			return template.HTML(out), errs.Err()
+		},
+		"section":  r.section,
+		"sections": r.sections,
+		"pages":    func(id string) ([]PageLink, error) { return r.pages(lang, id) },
+		"asset": func(name string) (string, error) {
+			if u, ok := r.opts.Assets[name]; ok {
+				return u, nil
+			}
+			return "", fmt.Errorf("unknown asset %q", name)
+		},
+		"icon":  r.icon,
+		"image": r.image,
+		"island": func(name string, props any, directive string, children ...template.HTML) (template.HTML, error) {
+			return r.island(name, props, directive, children...)
+		},
+		"scripts":          func() template.HTML { return scriptsMarker },
+		"showAnnouncement": func(v any) (bool, error) { return r.showAnnouncement(lang, v) },
+		"dict":             dict,
+		"list":             func(v ...any) []any { return v },
+		"add":              func(a, b int) int { return a + b },
+		"sub":              func(a, b int) int { return a - b },
+		"mul":              func(a, b int) int { return a * b },
+		"mod":              func(a, b int) int { return a % b },
+		"seq": func(n int) []int {
+			s := make([]int, n)
+			for i := range s {
+				s[i] = i + 1
+			}
+			return s
+		},
+		"default": func(def, v any) any {
+			if isZero(v) {
+				return def
+			}
+			return v
+		},
+		"join":      func(sep string, v []string) string { return strings.Join(v, sep) },
+		"split":     strings.Split,
+		"lower":     strings.ToLower,
+		"upper":     strings.ToUpper,
+		"contains":  strings.Contains,
+		"hasPrefix": strings.HasPrefix,
+		"trim":      strings.TrimSpace,
+		"safeHTML":  func(s string) template.HTML { return template.HTML(s) },
+		"jsonify": func(v any) (string, error) {
+			b, err := json.Marshal(v)
+			return string(b), err
+		},
+		"slugify": markdown.Slugify,
+		"str":     func(v any) string { return fmt.Sprint(v) },
+		"fileExt": func(v any) string {
+			return strings.TrimPrefix(strings.ToLower(path.Ext(fmt.Sprint(v))), ".")
+		},
+	}
+}
+
+func textSource(v any) markdown.Source {
+	switch t := v.(type) {
+	case content.Text:
+		return markdown.Source{Text: []byte(t.Source), Pos: t.Pos}
+	case *content.Text:
+		return markdown.Source{Text: []byte(t.Source), Pos: t.Pos}
+	case nil:
+		return markdown.Source{}
+	}
+	return markdown.Source{Text: []byte(fmt.Sprint(v))}
+}
+
+func dict(kv ...any) (map[string]any, error) {
+	if len(kv)%2 != 0 {
+		return nil, errors.New("dict needs key and value pairs")
+	}
+	m := make(map[string]any, len(kv)/2)
+	for i := 0; i < len(kv); i += 2 {
+		k, ok := kv[i].(string)
+		if !ok {
+			return nil, fmt.Errorf("dict key %v is not a string", kv[i])
+		}
+		m[k] = kv[i+1]
+	}
+	return m, nil
+}
+
+func isZero(v any) bool {
+	if v == nil {
+		return true
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Map, reflect.String:
+		return rv.Len() == 0
+	}
+	if e, ok := v.(interface{ IsEmpty() bool }); ok {
+		return e.IsEmpty()
+	}
+	return rv.IsZero()
+}
+
+// section renders templates/sections/<type>.html for one section.
+func (r *Renderer) section(s content.Section, pc *PageContext) (template.HTML, error) {
+	if s.Type == "body" {
+		return pc.Page.Content, nil
+	}
+	sc := SectionContext{S: s, P: pc}
+	if s.Data != "" {
+		ds, ok := r.data(pc.Lang, s.Data)
+		if !ok {
+			return "", fmt.Errorf("%s: unknown data set %q", s.DataPos, s.Data)
+		}
+		sc.Data = ds.Value
+	}
+	t := r.sets[pc.Lang][pc.Page.Layout]
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "sections/"+s.Type+".html", sc); err != nil {
+		return "", err
+	}
+	return template.HTML(buf.String()), nil
+}
+
+// sections renders every section, and the body where a body section stands
+// or else after them.
+func (r *Renderer) sections(pc *PageContext) (template.HTML, error) {
+	var b strings.Builder
+	hasBody := false
+	for _, s := range pc.Page.Sections {
+		if s.Type == "body" {
+			hasBody = true
+		}
+		h, err := r.section(s, pc)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(string(h))
+	}
+	if !hasBody && strings.TrimSpace(string(pc.Page.Content)) != "" {
+		b.WriteString(`<div class="prose container">`)
+		b.WriteString(string(pc.Page.Content))
+		b.WriteString(`</div>`)
+	}
+	return template.HTML(b.String()), nil
+}
+
+// pages lists the pages below page id in lang, newest first.
+func (r *Renderer) pages(lang, id string) ([]PageLink, error) {
+	parent, ok := r.opts.Plan.Lookup(lang, id)
+	if !ok {
+		return nil, fmt.Errorf("pages: unknown page id %q", id)
+	}
+	var out []PageLink
+	for _, e := range r.opts.Plan.Entries {
+		if e.Lang != lang || e == parent || !strings.HasPrefix(e.URL, parent.URL) {
+			continue
+		}
+		out = append(out, PageLink{ID: e.ID, Title: e.Page.Title, URL: e.URL, Date: e.Page.Date, Summary: e.Page.Summary, Image: e.Page.Image.Path})
+	}
+	sortLinks(out)
+	return out, nil
+}
+
+func sortLinks(out []PageLink) {
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && less(out[j], out[j-1]); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+}
+
+func less(a, b PageLink) bool {
+	if a.Date != b.Date {
+		return a.Date > b.Date
+	}
+	return a.URL < b.URL
+}
+
+var svgOpenRE = regexp.MustCompile(`<svg\b`)
+
+// icon returns an inline SVG icon, decorative (aria-hidden).
+func (r *Renderer) icon(name string, class ...string) (template.HTML, error) {
+	key := name + "|" + strings.Join(class, " ")
+	if v, ok := r.icons.Load(key); ok {
+		return v.(template.HTML), nil
+	}
+	if strings.ContainsAny(name, "/.\\") || name == "" {
+		return "", fmt.Errorf("invalid icon name %q", name)
+	}
+	b, err := fs.ReadFile(r.opts.FS, path.Join(r.opts.IconDir, name+".svg"))
+	if err != nil {
+		return "", fmt.Errorf("unknown icon %q (no %s/%s.svg)", name, r.opts.IconDir, name)
+	}
+	s := string(b)
+	if i := strings.Index(s, "<svg"); i > 0 {
+		s = s[i:] // drop the licence comment
+	}
+	cls := "icon icon-" + name
+	if len(class) > 0 {
+		cls += " " + strings.Join(class, " ")
+	}
+	s = svgOpenRE.ReplaceAllLiteralString(s, `<svg aria-hidden="true" focusable="false" class="`+template.HTMLEscapeString(cls)+`"`)
+	s = strings.Replace(s, ` class="lucide lucide-`+name+`"`, "", 1)
+	h := template.HTML(strings.TrimSpace(s))
+	r.icons.Store(key, h)
+	return h, nil
+}
+
+// image returns an <img> with its intrinsic width and height so nothing shifts.
+func (r *Renderer) image(v any, alt string, class ...string) (template.HTML, error) {
+	var p string
+	switch f := v.(type) {
+	case content.File:
+		p = f.Path
+	case string:
+		p = f
+	default:
+		return "", fmt.Errorf("image: expected a file path, got %T", v)
+	}
+	if p == "" {
+		return "", nil
+	}
+	w, h, err := r.imageSize(p)
+	if err != nil {
+		return "", err
+	}
+	attrs := ""
+	if len(class) > 0 && class[0] != "" {
+		attrs += ` class="` + template.HTMLEscapeString(strings.Join(class, " ")) + `"`
+	}
+	loading := ` loading="lazy"`
+	if len(class) > 1 && class[1] == "eager" {
+		loading = ` fetchpriority="high"`
+	}
+	return template.HTML(fmt.Sprintf(`<img src="%s" alt="%s" width="%d" height="%d"%s decoding="async"%s>`,
+		template.HTMLEscapeString(p), template.HTMLEscapeString(alt), w, h, loading, attrs)), nil
+}
+
+func (r *Renderer) imageSize(p string) (int, int, error) {
+	if v, ok := r.dims.Load(p); ok {
+		d := v.([2]int)
+		return d[0], d[1], nil
+	}
+	b, err := fs.ReadFile(r.opts.FS, path.Join(r.opts.StaticDir, strings.TrimPrefix(p, "/")))
+	if err != nil {
+		return 0, 0, fmt.Errorf("image %s: no such file under %s", p, r.opts.StaticDir)
+	}
+	var w, h int
+	if strings.HasSuffix(strings.ToLower(p), ".svg") {
+		w, h, err = svgSize(b)
+	} else {
+		var c image.Config
+		c, _, err = image.DecodeConfig(bytes.NewReader(b))
+		w, h = c.Width, c.Height
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("image %s: %v", p, err)
+	}
+	r.dims.Store(p, [2]int{w, h})
+	return w, h, nil
+}
+
+func svgSize(b []byte) (int, int, error) {
+	d := xml.NewDecoder(bytes.NewReader(b))
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return 0, 0, fmt.Errorf("not a readable SVG: %v", err)
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok || se.Name.Local != "svg" {
+			continue
+		}
+		var w, h float64
+		var vb string
+		for _, a := range se.Attr {
+			switch a.Name.Local {
+			case "width":
+				w, _ = strconv.ParseFloat(strings.TrimSuffix(a.Value, "px"), 64)
+			case "height":
+				h, _ = strconv.ParseFloat(strings.TrimSuffix(a.Value, "px"), 64)
+			case "viewBox":
+				vb = a.Value
+			}
+		}
+		if (w == 0 || h == 0) && vb != "" {
+			f := strings.Fields(strings.ReplaceAll(vb, ",", " "))
+			if len(f) == 4 {
+				w, _ = strconv.ParseFloat(f[2], 64)
+				h, _ = strconv.ParseFloat(f[3], 64)
+			}
+		}
+		if w <= 0 || h <= 0 {
+			return 0, 0, errors.New("SVG has neither width/height nor a viewBox")
+		}
+		return int(w + 0.5), int(h + 0.5), nil
+	}
+}
+
+var directiveRE = regexp.MustCompile(`^(load|idle|visible|none|media=\(.+\))$`)
+
+func (r *Renderer) island(name string, props any, directive string, children ...template.HTML) (template.HTML, error) {
+	if r.opts.Islands == nil {
+		return "", fmt.Errorf("island %q: islands are not built for this site (no assets/islands/)", name)
+	}
+	if !r.opts.Islands.Has(name) {
+		return "", fmt.Errorf("unknown island %q (no assets/islands/%s.jsx)", name, name)
+	}
+	if !directiveRE.MatchString(directive) {
+		return "", fmt.Errorf("island %q: unknown directive %q (load, idle, visible, media=(query) or none)", name, directive)
+	}
+	if err := checkJSON(props, "props"); err != nil {
+		return "", fmt.Errorf("island %q: %v", name, err)
+	}
+	js, err := json.Marshal(props)
+	if err != nil {
+		return "", fmt.Errorf("island %q: props are not JSON-serializable: %v", name, err)
+	}
+	ch := ""
+	if len(children) > 0 {
+		ch = string(children[0])
+	}
+	html, _, err := r.opts.Islands.Render(context.Background(), name, js, directive, ch)
+	if err != nil {
+		return "", fmt.Errorf("island %q: %w", name, err)
+	}
+	return template.HTML(html), nil
+}
+
+// checkJSON reports the first value in v that JSON cannot carry faithfully,
+// naming its path (props.form.fields[2]).
+func checkJSON(v any, at string) error {
+	if v == nil {
+		return nil
+	}
+	if _, ok := v.(json.Marshaler); ok {
+		return nil
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Func, reflect.Chan, reflect.Complex64, reflect.Complex128, reflect.UnsafePointer:
+		return fmt.Errorf("prop %s is a %s, which JSON cannot carry", at, rv.Kind())
+	case reflect.Pointer, reflect.Interface:
+		if rv.IsNil() {
+			return nil
+		}
+		return checkJSON(rv.Elem().Interface(), at)
+	case reflect.Map:
+		if rv.Type().Key().Kind() != reflect.String {
+			return fmt.Errorf("prop %s is a map with %s keys; JSON objects need string keys", at, rv.Type().Key())
+		}
+		iter := rv.MapRange()
+		for iter.Next() {
+			if err := checkJSON(iter.Value().Interface(), at+"."+iter.Key().String()); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < rv.Len(); i++ {
+			if err := checkJSON(rv.Index(i).Interface(), fmt.Sprintf("%s[%d]", at, i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Struct:
+		for i := 0; i < rv.NumField(); i++ {
+			if rv.Type().Field(i).IsExported() {
+				if err := checkJSON(rv.Field(i).Interface(), at+"."+rv.Type().Field(i).Name); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (r *Renderer) showAnnouncement(lang string, v any) (bool, error) {
+	var a *content.Announcement
+	switch t := v.(type) {
+	case *content.Announcement:
+		a = t
+	case *PageContext:
+		s, ok := r.data(lang, "site.announcement")
+		if !ok {
+			return false, nil
+		}
+		a, _ = s.Value.(*content.Announcement)
+	}
+	if a == nil || r.opts.BuildDate == "" {
+		return false, nil
+	}
+	return a.Start <= r.opts.BuildDate && r.opts.BuildDate <= a.End, nil
+}
+

@@ -1,0 +1,294 @@
+// Package render turns route entries into HTML with html/template layouts,
+// partials and sections from templates/, one template set per locale so that
+// functions such as t, ref and data resolve in the page's locale.
+package render
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"sitegen/pkg/config"
+	"sitegen/pkg/content"
+	"sitegen/pkg/diag"
+	"sitegen/pkg/i18n"
+	"sitegen/pkg/markdown"
+	"sitegen/pkg/route"
+)
+
+// Islands renders React islands at build time (implemented by pkg/islands).
+type Islands interface {
+	Has(name string) bool
+	Render(ctx context.Context, name string, propsJSON []byte, directive string, childrenHTML string) (html string, hydrated bool, err error)
+	Scripts(hydrated []string) []string
+	ModulePreloads(hydrated []string) []string
+}
+
+// Options are what a renderer needs; every field but Islands is required.
+type Options struct {
+	FS        fs.FS // the site's source tree
+	Config    *config.Config
+	Source    *content.Source
+	Plan      *route.Plan
+	Catalog   *i18n.Catalog
+	Markdown  *markdown.Converter
+	Assets    map[string]string // bundled asset name ("css/main.css") -> URL
+	Islands   Islands
+	BuildHash string
+	BuildDate string   // YYYY-MM-DD: the day announcements are judged against
+	IconDir   string   // folder of SVG icons in FS, e.g. node_modules/lucide-static/icons
+	StaticDir string   // folder of static files in FS, e.g. assets/static
+	Scripts   []string // module scripts every page loads (the client runtime)
+}
+
+// Renderer renders pages. Render is safe for concurrent use.
+type Renderer struct {
+	opts Options
+	sets map[string]map[string]*template.Template // lang -> layout -> template
+
+	icons sync.Map // name -> template.HTML
+	dims  sync.Map // static path -> [2]int
+
+	mu           sync.Mutex
+	dataFallback map[[2]string]bool // (lang, set) taken from the default locale
+}
+
+// Result is one rendered page.
+type Result struct {
+	HTML    []byte
+	Main    string   // the inner HTML of <main>, for page data
+	Islands []string // names of the islands that hydrate on this page, sorted
+}
+
+// New parses the templates once per locale.
+func New(opts Options) (*Renderer, error) {
+	r := &Renderer{opts: opts, sets: map[string]map[string]*template.Template{}, dataFallback: map[[2]string]bool{}}
+	base, shared, layouts, err := templateFiles(opts.FS)
+	if err != nil {
+		return nil, diag.New(diag.Pos{File: TemplatesDir}, "cannot read templates: %v", err)
+	}
+	if base == nil {
+		return nil, diag.New(diag.Pos{File: TemplatesDir + "/base.html"}, "missing base template").
+			WithHint(`templates/base.html is the page skeleton; it contains {{ block "main" . }}{{ end }}`)
+	}
+	var errs diag.List
+	for i, l := range opts.Config.Locales {
+		set, e := parseSet(base, shared, layouts, r.funcs(l.Code))
+		if i == 0 {
+			errs.Merge(e) // the same files: report their errors once
+		}
+		r.sets[l.Code] = set
+	}
+	return r, errs.Err()
+}
+
+// DataFallbacks lists the data sets a locale took from the default locale.
+func (r *Renderer) DataFallbacks() [][2]string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([][2]string, 0, len(r.dataFallback))
+	for k := range r.dataFallback {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i][0] != out[j][0] {
+			return out[i][0] < out[j][0]
+		}
+		return out[i][1] < out[j][1]
+	})
+	return out
+}
+
+// data returns the set of lang, or of the default locale.
+func (r *Renderer) data(lang, name string) (*content.DataSet, bool) {
+	if loc := r.opts.Source.Locales[lang]; loc != nil {
+		if s, ok := loc.Data[name]; ok {
+			return s, true
+		}
+	}
+	def := r.opts.Plan.Default.Code
+	if s, ok := r.opts.Source.Locales[def].Data[name]; ok {
+		r.mu.Lock()
+		r.dataFallback[[2]string{lang, name}] = true
+		r.mu.Unlock()
+		return s, true
+	}
+	return nil, false
+}
+
+// PageContext is what layouts and partials get as ".".
+type PageContext struct {
+	Site      SiteInfo
+	Lang      string
+	Locale    config.Locale
+	BuildHash string
+	Page      *PageInfo
+	Variants  []Variant // every locale's version (for the language switcher)
+	// Alternates are the variants written in their own language (for
+	// hreflang); fallback copies are left out.
+	Alternates []Variant
+	XDefault   string
+
+	entry *route.Entry
+}
+
+// SiteInfo describes the site.
+type SiteInfo struct {
+	Title   string
+	BaseURL string
+	Locales []config.Locale
+	Forms   map[string]config.Form
+}
+
+// PageInfo describes the page.
+type PageInfo struct {
+	ID, Title, Description, Keywords, Layout, Date, Summary, Image string
+	Params                                                         map[string]any
+	Sections                                                       []content.Section
+	Content                                                        template.HTML
+	URL, Permalink                                                 string
+	Fallback                                                       bool
+	Lang                                                           string // the language of the content
+	File                                                           string
+	NoIndex                                                        bool
+}
+
+// Variant is the page in one locale.
+type Variant struct {
+	Lang, Name, URL, Permalink string
+	Current                    bool
+	Fallback                   bool // shown from the default locale
+}
+
+const scriptsMarker = "<!--sitegen:scripts-->"
+
+var islandRE = regexp.MustCompile(`data-island="([A-Za-z0-9_]+)"[^>]*data-hydrate="true"`)
+
+// Render renders one entry.
+func (r *Renderer) Render(ctx context.Context, e *route.Entry) (*Result, error) {
+	pg := e.Page
+	set := r.sets[e.Lang]
+	t, ok := set[pg.Layout]
+	if !ok {
+		return nil, diag.New(layoutPos(pg), "unknown layout %q", pg.Layout).WithHint("add templates/layouts/%s.html", pg.Layout)
+	}
+	pc := r.pageContext(e)
+	body, errs := r.opts.Markdown.Block(markdown.Source{Text: pg.Body, Pos: diag.Pos{File: pg.File, Line: pg.BodyLine, Col: 1}},
+		func(dest string) (string, error) { return r.opts.Plan.Resolve(e.Lang, dest) })
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	pc.Page.Content = template.HTML(body)
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "base.html", pc); err != nil {
+		d := templateError(err)
+		d.Message = fmt.Sprintf("%s (rendering %s)", d.Message, pg.File)
+		return nil, d
+	}
+	out := buf.Bytes()
+	var hydrated []string
+	seen := map[string]bool{}
+	for _, m := range islandRE.FindAllSubmatch(out, -1) {
+		if n := string(m[1]); !seen[n] {
+			seen[n] = true
+			hydrated = append(hydrated, n)
+		}
+	}
+	sort.Strings(hydrated)
+	out = bytes.Replace(out, []byte(scriptsMarker), []byte(r.scriptTags(hydrated)), 1)
+	return &Result{HTML: out, Main: mainHTML(out), Islands: hydrated}, nil
+}
+
+func (r *Renderer) scriptTags(hydrated []string) string {
+	var b strings.Builder
+	for _, s := range r.opts.Scripts {
+		fmt.Fprintf(&b, `<script type="module" src="%s"></script>`, template.HTMLEscapeString(s))
+	}
+	if r.opts.Islands != nil && len(hydrated) > 0 {
+		for _, s := range r.opts.Islands.ModulePreloads(hydrated) {
+			fmt.Fprintf(&b, `<link rel="modulepreload" href="%s">`, template.HTMLEscapeString(s))
+		}
+		for _, s := range r.opts.Islands.Scripts(hydrated) {
+			fmt.Fprintf(&b, `<script type="module" src="%s"></script>`, template.HTMLEscapeString(s))
+		}
+	}
+	return b.String()
+}
+
+// mainHTML returns the inner HTML of the first <main> element.
+func mainHTML(page []byte) string {
+	i := bytes.Index(page, []byte("<main"))
+	if i < 0 {
+		return ""
+	}
+	j := bytes.IndexByte(page[i:], '>')
+	k := bytes.LastIndex(page, []byte("</main>"))
+	if j < 0 || k < i+j {
+		return ""
+	}
+	return string(page[i+j+1 : k])
+}
+
+func layoutPos(p *content.Page) diag.Pos { return p.Pos }
+
+func (r *Renderer) pageContext(e *route.Entry) *PageContext {
+	cfg := r.opts.Config
+	loc, _ := cfg.Locale(e.Lang)
+	pg := e.Page
+	canonical := e.URL
+	if e.Root || e.Fallback {
+		if orig, ok := r.opts.Plan.Lookup(pg.Lang, e.ID); ok {
+			canonical = orig.URL
+		}
+	}
+	pc := &PageContext{
+		Site:      SiteInfo{Title: cfg.Title, BaseURL: cfg.BaseURL, Locales: cfg.Locales, Forms: cfg.Forms},
+		Lang:      e.Lang,
+		Locale:    loc,
+		BuildHash: r.opts.BuildHash,
+		entry:     e,
+		Page: &PageInfo{
+			ID: pg.ID, Title: pg.Title, Description: pg.Description, Keywords: pg.Keywords, Layout: pg.Layout,
+			Date: pg.Date, Summary: pg.Summary, Image: pg.Image.Path, Params: pg.Params, Sections: pg.Sections,
+			URL: e.URL, Permalink: cfg.BaseURL + canonical, Fallback: e.Fallback, Lang: pg.Lang, File: pg.File,
+			NoIndex: e.NoIndex(),
+		},
+	}
+	for _, v := range r.opts.Plan.Variants(e.ID) {
+		l, _ := cfg.Locale(v.Lang)
+		vv := Variant{Lang: v.Lang, Name: l.Name, URL: v.URL, Permalink: cfg.BaseURL + v.URL, Current: v.Lang == e.Lang, Fallback: v.Fallback}
+		pc.Variants = append(pc.Variants, vv)
+		if !v.Fallback {
+			pc.Alternates = append(pc.Alternates, vv)
+		}
+		if l.Default {
+			pc.XDefault = cfg.BaseURL + v.URL
+		}
+	}
+	return pc
+}
+
+// HasTemplate reports whether the templates define name (e.g. "sections/features.html").
+func (r *Renderer) HasTemplate(name string) bool {
+	for _, set := range r.sets {
+		for _, t := range set {
+			return t.Lookup(name) != nil
+		}
+	}
+	return false
+}
+
+// HasLayout reports whether templates/layouts/<name>.html exists.
+func (r *Renderer) HasLayout(name string) bool {
+	for _, set := range r.sets {
+		_, ok := set[name]
+		return ok
+	}
+	return false
+}

@@ -1,0 +1,117 @@
+package render
+
+import (
+	"fmt"
+	"html/template"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"sitegen/pkg/diag"
+)
+
+// TemplatesDir is the templates folder of a site.
+const TemplatesDir = "templates"
+
+// source is one template file.
+type source struct {
+	name string // relative to templates/, e.g. "partials/header.html"
+	text string
+}
+
+// templateFiles reads templates/ into base, shared (partials, sections) and layouts.
+func templateFiles(fsys fs.FS) (base *source, shared, layouts []source, err error) {
+	err = fs.WalkDir(fsys, TemplatesDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".html") {
+			return nil
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		s := source{name: strings.TrimPrefix(p, TemplatesDir+"/"), text: string(b)}
+		switch {
+		case s.name == "base.html":
+			base = &s
+		case strings.HasPrefix(s.name, "layouts/"):
+			layouts = append(layouts, s)
+		default:
+			shared = append(shared, s)
+		}
+		return nil
+	})
+	sort.Slice(shared, func(i, j int) bool { return shared[i].name < shared[j].name })
+	sort.Slice(layouts, func(i, j int) bool { return layouts[i].name < layouts[j].name })
+	return base, shared, layouts, err
+}
+
+// parseSet parses the templates for one locale: a clone of base + shared per
+// layout, keyed by layout name.
+func parseSet(base *source, shared, layouts []source, funcs template.FuncMap) (map[string]*template.Template, diag.List) {
+	var errs diag.List
+	root := template.New(base.name).Funcs(funcs)
+	if _, err := root.Parse(base.text); err != nil {
+		errs.Add(templateError(err))
+		return nil, errs
+	}
+	for _, s := range shared {
+		if _, err := root.New(s.name).Parse(s.text); err != nil {
+			errs.Add(templateError(err))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	out := map[string]*template.Template{}
+	for _, l := range layouts {
+		t, err := root.Clone()
+		if err != nil {
+			errs.Add(templateError(err))
+			continue
+		}
+		if _, err := t.New(l.name).Parse(l.text); err != nil {
+			errs.Add(templateError(err))
+			continue
+		}
+		out[strings.TrimSuffix(path.Base(l.name), ".html")] = t
+	}
+	return out, errs
+}
+
+var tmplErrRE = regexp.MustCompile(`template: ([^:\s]+\.html):(\d+)(?::(\d+))?: `)
+
+// templateError turns an html/template error into a diagnostic at the
+// template's file:line:col; for errors inside nested templates (sections,
+// partials) the innermost position is the one reported.
+func templateError(err error) diag.Diagnostic {
+	if d, ok := err.(diag.Diagnostic); ok {
+		return d
+	}
+	msg := err.Error()
+	all := tmplErrRE.FindAllStringSubmatchIndex(msg, -1)
+	if len(all) == 0 {
+		return diag.Diagnostic{Pos: diag.Pos{File: TemplatesDir}, Message: msg}
+	}
+	m := all[len(all)-1]
+	line, _ := strconv.Atoi(msg[m[4]:m[5]])
+	col := 0
+	if m[6] >= 0 {
+		col, _ = strconv.Atoi(msg[m[6]:m[7]])
+	}
+	return diag.Diagnostic{Pos: diag.Pos{File: path.Join(TemplatesDir, msg[m[2]:m[3]]), Line: line, Col: col}, Message: cleanExecMessage(msg[m[1]:])}
+}
+
+var execRE = regexp.MustCompile(`^executing "[^"]*" at <([^>]*)>: (?:error calling \w+: )?(.*)$`)
+
+func cleanExecMessage(m string) string {
+	if x := execRE.FindStringSubmatch(m); x != nil {
+		return fmt.Sprintf("%s: %s", x[1], x[2])
+	}
+	return m
+}

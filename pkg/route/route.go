@@ -1,0 +1,289 @@
+// Package route computes the route plan: every page in every locale gets a URL
+// (translated slug under the locale prefix), aliases and legacy short paths
+// become redirects, and links naming pages by id resolve per locale. The plan
+// is data, computed before rendering; the sitemap, hreflang links, the
+// language switcher, redirects and page data are projections of it.
+package route
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"sitegen/pkg/config"
+	"sitegen/pkg/content"
+	"sitegen/pkg/diag"
+)
+
+// Entry is one page at one URL.
+type Entry struct {
+	ID   string
+	Lang string // the locale the URL belongs to
+	Page *content.Page
+	// URL is the site path with a trailing slash: "/pl/o-nas/kontakt/", "/".
+	URL string
+	// PageData is the page-data name: "index" for "/", else the path without
+	// leading and trailing slash.
+	PageData string
+	// Fallback is true when the page is shown from the default locale because
+	// this locale lacks it.
+	Fallback bool
+	// Root is true for "/", the default locale's home shown at the site root.
+	Root bool
+}
+
+// NoIndex reports whether the page stays out of the sitemap and search
+// engines: the error pages, and pages with params.noindex.
+func (e *Entry) NoIndex() bool {
+	if e.ID == "404" || e.ID == "500" {
+		return true
+	}
+	v, _ := e.Page.Params["noindex"].(bool)
+	return v
+}
+
+// Redirect sends one path to a page.
+type Redirect struct {
+	From string // "/solutions/support/"
+	To   string // "/en/solutions/support/"
+	Pos  diag.Pos
+}
+
+// Fallback records a page a locale lacks and takes from the default locale.
+type Fallback struct {
+	Lang, ID, From string
+}
+
+// Plan is the route plan of a site.
+type Plan struct {
+	Locales   []config.Locale
+	Default   config.Locale
+	Entries   []*Entry   // sorted by URL
+	Redirects []Redirect // sorted by From
+	Fallbacks []Fallback // sorted
+
+	byID    map[string]map[string]*Entry // lang -> id -> entry
+	byURL   map[string]*Entry
+	redir   map[string]Redirect
+	legacy  map[string]string // legacy path -> page id
+	statics map[string]bool
+}
+
+// Build computes the plan. statics lists the site paths of static files (for
+// checking links to files); it may be nil.
+func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*Plan, error) {
+	var errs diag.List
+	def := cfg.DefaultLocale()
+	p := &Plan{
+		Locales: cfg.Locales, Default: def,
+		byID:  map[string]map[string]*Entry{},
+		byURL: map[string]*Entry{}, redir: map[string]Redirect{},
+		legacy: cfg.LegacyPaths, statics: statics,
+	}
+	add := func(e *Entry) {
+		if prev, ok := p.byURL[e.URL]; ok {
+			errs.Add(diag.New(e.Page.Pos, "page %q and page %q (%s) are both at %s", e.ID, prev.ID, prev.Page.File, e.URL).
+				WithHint("give one of them another slug"))
+			return
+		}
+		p.byURL[e.URL] = e
+		if e.Root {
+			return
+		}
+		if p.byID[e.Lang] == nil {
+			p.byID[e.Lang] = map[string]*Entry{}
+		}
+		p.byID[e.Lang][e.ID] = e
+		p.Entries = append(p.Entries, e)
+	}
+	defPages := map[string]*content.Page{}
+	if loc := src.Locales[def.Code]; loc != nil {
+		for _, pg := range loc.Pages {
+			defPages[pg.ID] = pg
+		}
+	}
+	for _, l := range cfg.Locales {
+		have := map[string]bool{}
+		if loc := src.Locales[l.Code]; loc != nil {
+			for _, pg := range loc.Pages {
+				have[pg.ID] = true
+				add(newEntry(l, pg, false))
+			}
+		}
+		if l.Code == def.Code {
+			continue
+		}
+		ids := make([]string, 0, len(defPages))
+		for id := range defPages {
+			if !have[id] {
+				ids = append(ids, id)
+			}
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			add(newEntry(l, defPages[id], true))
+			p.Fallbacks = append(p.Fallbacks, Fallback{Lang: l.Code, ID: id, From: defPages[id].File})
+		}
+	}
+	if home, ok := p.byID[def.Code]["home"]; ok {
+		add(&Entry{ID: home.ID, Lang: def.Code, Page: home.Page, URL: "/", PageData: "index", Root: true})
+	}
+	if len(p.Entries) > 0 && p.byURL["/"] == nil {
+		errs.Add(diag.New(diag.Pos{File: path.Join(content.Dir, def.Code)}, "the default locale has no home page").
+			WithHint("add content/%s/index.md with id: home and slug: \"\"", def.Code))
+	}
+
+	// Aliases, from pages in the locale they were written in.
+	for _, e := range p.Entries {
+		if e.Fallback {
+			continue
+		}
+		for _, a := range e.Page.Aliases {
+			p.addRedirect(&errs, Redirect{From: dirURL(a.Path), To: e.URL, Pos: a.Pos})
+		}
+	}
+	// Legacy short paths redirect to the default locale's page.
+	legacyKeys := make([]string, 0, len(cfg.LegacyPaths))
+	for k := range cfg.LegacyPaths {
+		legacyKeys = append(legacyKeys, k)
+	}
+	sort.Strings(legacyKeys)
+	for _, k := range legacyKeys {
+		id := cfg.LegacyPaths[k]
+		e, ok := p.byID[def.Code][id]
+		if !ok {
+			errs.Add(diag.New(cfg.LegacyPos[k], "legacy path %s names page id %q, which does not exist", k, id))
+			continue
+		}
+		p.addRedirect(&errs, Redirect{From: dirURL(k), To: e.URL, Pos: cfg.LegacyPos[k]})
+	}
+	sort.Slice(p.Entries, func(i, j int) bool { return p.Entries[i].URL < p.Entries[j].URL })
+	sort.Slice(p.Redirects, func(i, j int) bool { return p.Redirects[i].From < p.Redirects[j].From })
+	return p, errs.Err()
+}
+
+func (p *Plan) addRedirect(errs *diag.List, r Redirect) {
+	if e, ok := p.byURL[r.From]; ok {
+		errs.Add(diag.New(r.Pos, "alias %s is the path of page %q (%s)", strings.TrimSuffix(r.From, "/"), e.ID, e.Page.File).
+			WithHint("an alias must not shadow a page"))
+		return
+	}
+	if prev, ok := p.redir[r.From]; ok {
+		if prev.To != r.To {
+			errs.Add(diag.New(r.Pos, "alias %s already redirects to %s (declared at %s)", strings.TrimSuffix(r.From, "/"), prev.To, prev.Pos))
+		}
+		return
+	}
+	p.redir[r.From] = r
+	p.Redirects = append(p.Redirects, r)
+}
+
+func newEntry(l config.Locale, pg *content.Page, fallback bool) *Entry {
+	url := l.Prefix + "/"
+	if pg.Path() != "" {
+		url += pg.Path() + "/"
+	}
+	return &Entry{ID: pg.ID, Lang: l.Code, Page: pg, URL: url, PageData: strings.Trim(url, "/"), Fallback: fallback}
+}
+
+// dirURL normalizes a site path to the directory form with a trailing slash.
+func dirURL(p string) string {
+	p = path.Clean(p)
+	if p == "/" {
+		return p
+	}
+	return p + "/"
+}
+
+// Lookup returns the entry of page id in lang.
+func (p *Plan) Lookup(lang, id string) (*Entry, bool) {
+	e, ok := p.byID[lang][id]
+	return e, ok
+}
+
+// ByURL returns the entry at a site path.
+func (p *Plan) ByURL(url string) (*Entry, bool) {
+	e, ok := p.byURL[url]
+	return e, ok
+}
+
+// Variants returns the page id's entry in every locale that has it, in the
+// order of the config.
+func (p *Plan) Variants(id string) []*Entry {
+	var out []*Entry
+	for _, l := range p.Locales {
+		if e, ok := p.byID[l.Code][id]; ok {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Resolve turns a link target written in lang's content into a URL:
+//   - "ref:<id>[#anchor]": the page's URL in lang;
+//   - a legacy short path of site.yaml ("/contact"): that page in lang;
+//   - "#anchor": as is;
+//   - an absolute site path: it must be a page, a redirect or a static file;
+//   - "https:", "http:", "mailto:", "tel:" URLs: as is.
+func (p *Plan) Resolve(lang, target string) (string, error) {
+	switch {
+	case target == "":
+		return "", fmt.Errorf("empty link")
+	case strings.HasPrefix(target, "#"):
+		return target, nil
+	case strings.HasPrefix(target, "ref:"):
+		id, frag := cutFragment(strings.TrimPrefix(target, "ref:"))
+		e, ok := p.byID[lang][id]
+		if !ok {
+			return "", diag.Diagnostic{Message: fmt.Sprintf("link to unknown page id %q", id), Hint: p.suggest(lang, id)}
+		}
+		return e.URL + frag, nil
+	case strings.HasPrefix(target, "//"):
+		return "", fmt.Errorf("protocol-relative link %q: write https://", target)
+	case strings.HasPrefix(target, "/"):
+		pth, frag := cutFragment(target)
+		pth, query, _ := strings.Cut(pth, "?")
+		if query != "" {
+			query = "?" + query
+		}
+		if id, ok := p.legacy[pth]; ok {
+			if e, ok := p.byID[lang][id]; ok {
+				return e.URL + query + frag, nil
+			}
+		}
+		if p.statics[pth] {
+			return pth + query + frag, nil
+		}
+		u := dirURL(pth)
+		if _, ok := p.byURL[u]; ok {
+			return u + query + frag, nil
+		}
+		if _, ok := p.redir[u]; ok {
+			return u + query + frag, nil
+		}
+		return "", fmt.Errorf("no page, redirect or file at %s", pth)
+	}
+	scheme, _, ok := strings.Cut(target, ":")
+	if ok {
+		switch strings.ToLower(scheme) {
+		case "https", "http", "mailto", "tel":
+			return target, nil
+		}
+	}
+	return "", diag.Diagnostic{Message: fmt.Sprintf("relative link %q", target), Hint: "use ref:<page-id>, an absolute path or a full URL"}
+}
+
+func (p *Plan) suggest(lang, id string) string {
+	for _, e := range p.Variants(id) {
+		return fmt.Sprintf("page %q exists only in %s", id, e.Lang)
+	}
+	return "page ids are the id: fields of the Markdown files"
+}
+
+func cutFragment(s string) (string, string) {
+	if i := strings.IndexByte(s, '#'); i >= 0 {
+		return s[:i], s[i:]
+	}
+	return s, ""
+}

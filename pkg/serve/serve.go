@@ -1,0 +1,127 @@
+// Package serve is the development server: it builds the site and serves the
+// output with the URL semantics a CDN gives (directory index, the 404 page
+// for unknown paths, 301 for redirects).
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Handler serves a built output tree.
+type Handler struct {
+	Root      string            // output directory
+	Prefixes  []string          // locale prefixes, e.g. /pl, /en: their 404.html serves their unknown paths
+	redirects map[string]string // from (no trailing slash) -> to
+}
+
+// NewHandler reads root/_redirects and serves root.
+func NewHandler(root string, prefixes []string) (*Handler, error) {
+	h := &Handler{Root: root, Prefixes: prefixes, redirects: map[string]string{}}
+	b, err := os.ReadFile(filepath.Join(root, "_redirects"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) >= 2 && !strings.HasPrefix(f[0], "#") {
+			h.redirects[strings.TrimSuffix(f[0], "/")] = f[1]
+		}
+	}
+	return h, nil
+}
+
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	p := path.Clean("/" + r.URL.Path)
+	if to, ok := h.redirects[strings.TrimSuffix(p, "/")]; ok && p != "/" {
+		if r.URL.RawQuery != "" {
+			to += "?" + r.URL.RawQuery
+		}
+		http.Redirect(w, r, to, http.StatusMovedPermanently)
+		return
+	}
+	file := filepath.Join(h.Root, filepath.FromSlash(p))
+	st, err := os.Stat(file)
+	if err == nil && st.IsDir() {
+		if !strings.HasSuffix(r.URL.Path, "/") {
+			http.Redirect(w, r, p+"/", http.StatusMovedPermanently)
+			return
+		}
+		file = filepath.Join(file, "index.html")
+		st, err = os.Stat(file)
+	}
+	if err != nil || st.IsDir() {
+		h.notFound(w, r, p)
+		return
+	}
+	if strings.HasPrefix(p, "/_assets/") {
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		w.Header().Set("Cache-Control", "no-cache")
+	}
+	http.ServeFile(w, r, file)
+}
+
+func (h *Handler) notFound(w http.ResponseWriter, r *http.Request, p string) {
+	page := filepath.Join(h.Root, "404.html")
+	for _, pre := range h.Prefixes {
+		if p == pre || strings.HasPrefix(p, pre+"/") {
+			if _, err := os.Stat(filepath.Join(h.Root, pre, "404.html")); err == nil {
+				page = filepath.Join(h.Root, pre, "404.html")
+			}
+		}
+	}
+	b, err := os.ReadFile(page)
+	w.Header().Set("Cache-Control", "no-cache")
+	if err != nil || strings.HasPrefix(p, "/page-data/") || strings.HasPrefix(p, "/_assets/") {
+		http.Error(w, "404 page not found", http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusNotFound)
+	if r.Method != http.MethodHead {
+		w.Write(b)
+	}
+}
+
+// Server runs the handler on addr until ctx ends.
+func Server(ctx context.Context, addr string, handler http.Handler, log *slog.Logger, ready func(url string)) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	if ready != nil {
+		ready("http://" + ln.Addr().String() + "/")
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return srv.Shutdown(sctx)
+	case err := <-errc:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return err
+	}
+}
