@@ -471,4 +471,3 @@ func (r *Renderer) showAnnouncement(lang string, v any) (bool, error) {
 	}
 	return a.Start <= r.opts.BuildDate && r.opts.BuildDate <= a.End, nil
 }
-
