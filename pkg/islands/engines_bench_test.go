@@ -20,8 +20,8 @@ import (
 )
 
 type gojaEngine struct {
-	vm     *goja.Runtime
-	fn     goja.Callable
+	vm *goja.Runtime
+	fn goja.Callable
 }
 
 func newGoja(bundle []byte) (engine, error) {
