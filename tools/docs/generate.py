@@ -379,7 +379,7 @@ def meeting_docs():
          "Walne Zgromadzenie zatwierdziło sprawozdanie finansowe za 2023 r. (strata netto 633 tys. zł), "
          "postanowiło pokryć stratę z zysków lat przyszłych, udzieliło absolutorium wszystkim członkom "
          "organów oraz przyjęło Regulamin Rady Nadzorczej (uchwała nr 12/2024). Na Zgromadzeniu "
-         "reprezentowano 1 298 406 akcji, tj. 78,74% kapitału zakładowego."),
+         "reprezentowano 1 298 406 akcji, tj. 78,70% kapitału zakładowego."),
         ("2025-nwz", "Nadzwyczajne Walne Zgromadzenie BotForge S.A. zwołane na 26 maja 2025 r.",
          "26 maja 2025 r., godz. 11:00", "10 maja 2025 r.",
          ["Otwarcie obrad i wybór Przewodniczącego.", "Stwierdzenie prawidłowości zwołania i zdolności do podejmowania uchwał.",
