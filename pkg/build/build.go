@@ -279,6 +279,7 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 		}
 	}()
 	def := s.Config.DefaultLocale()
+	pageErrs := map[diag.Diagnostic][]string{} // one template error, many pages
 	for i := range entries {
 		var r rendered
 		select {
@@ -288,7 +289,12 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 		}
 		<-window
 		if r.err != nil {
-			errs.AddErr(r.entry.Page.Pos, r.err)
+			var pe render.PageError
+			if errors.As(r.err, &pe) {
+				pageErrs[pe.Diagnostic] = append(pageErrs[pe.Diagnostic], pe.Page)
+			} else {
+				errs.AddErr(r.entry.Page.Pos, r.err)
+			}
 			continue
 		}
 		e := r.entry
@@ -305,6 +311,16 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 				writeFile(e.ID+".html", r.html)
 			}
 		}
+	}
+	for d, pages := range pageErrs {
+		sort.Strings(pages)
+		pages = dedupe(pages)
+		d.Message += " (rendering " + pages[0]
+		if len(pages) > 1 {
+			d.Message += fmt.Sprintf(" and %d more pages", len(pages)-1)
+		}
+		d.Message += ")"
+		errs.Add(d)
 	}
 	if len(errs) > 0 {
 		return nil, errs.Err()
@@ -379,6 +395,16 @@ func (s *Site) RenderURL(ctx context.Context, url string) ([]byte, bool, error) 
 		return nil, true, err
 	}
 	return res.HTML, true, nil
+}
+
+func dedupe(sorted []string) []string {
+	out := sorted[:0]
+	for i, s := range sorted {
+		if i == 0 || s != sorted[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -187,9 +187,7 @@ func (r *Renderer) Render(ctx context.Context, e *route.Entry) (*Result, error) 
 	pc.Page.Content = template.HTML(body)
 	var buf bytes.Buffer
 	if err := t.ExecuteTemplate(&buf, "base.html", pc); err != nil {
-		d := templateError(err)
-		d.Message = fmt.Sprintf("%s (rendering %s)", d.Message, pg.File)
-		return nil, d
+		return nil, PageError{Diagnostic: templateError(err), Page: pg.File}
 	}
 	out := buf.Bytes()
 	var hydrated []string
@@ -272,6 +270,12 @@ func (r *Renderer) pageContext(e *route.Entry) *PageContext {
 		}
 	}
 	return pc
+}
+
+// PageError is a template error met while rendering a page.
+type PageError struct {
+	diag.Diagnostic
+	Page string
 }
 
 // HasTemplate reports whether the templates define name (e.g. "sections/features.html").

@@ -83,6 +83,9 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 	}
 	add := func(e *Entry) {
 		if prev, ok := p.byURL[e.URL]; ok {
+			if e.Fallback {
+				return // the conflict is reported where the original pages are
+			}
 			errs.Add(diag.New(e.Page.Pos, "page %q and page %q (%s) are both at %s", e.ID, prev.ID, prev.Page.File, e.URL).
 				WithHint("give one of them another slug"))
 			return

@@ -66,6 +66,9 @@ func SyntaxError(file string, err error, lineOffset ...int) error {
 	msg := err.Error()
 	if m := lineRE.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
+		if strings.HasPrefix(m[2], "did not find expected") {
+			line++ // yaml.v3 reports these at its 0-based context mark
+		}
 		return diag.New(diag.Pos{File: file, Line: line + off}, "YAML syntax error: %s", m[2])
 	}
 	var te *yaml.TypeError
@@ -313,8 +316,9 @@ func (d *decoder) structure(n *yaml.Node, v reflect.Value, field string) {
 			continue
 		}
 		seen[fi.name] = true
+		before := len(d.errs)
 		d.value(val, v.Field(fi.index), fi.name)
-		if fi.required && isEmpty(v.Field(fi.index)) && resolve(val).Tag != "!!bool" && resolve(val).Tag != "!!int" {
+		if fi.required && len(d.errs) == before && isEmpty(v.Field(fi.index)) {
 			d.fail(val, "field %q of %s must not be empty", fi.name, TypeName(t))
 		}
 	}

@@ -1,0 +1,246 @@
+package build
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+const fixture = "../../testdata/sites/basic"
+
+// readTree returns every file below dir by slash path.
+func readTree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func buildFixture(t *testing.T, src, out string) *Report {
+	t.Helper()
+	rep, err := Run(context.Background(), Options{Source: src, Out: out, Date: "2026-01-01", Minify: true})
+	if err != nil {
+		t.Fatalf("build %s: %v", src, err)
+	}
+	return rep
+}
+
+// TestGolden builds the fixture site and compares every output file with
+// testdata/golden (go test ./pkg/build -run Golden -update rewrites them).
+func TestGolden(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	rep := buildFixture(t, fixture, out)
+	got := readTree(t, out)
+	golden := "../../testdata/golden/basic"
+	if *update {
+		os.RemoveAll(golden)
+		for name, b := range got {
+			p := filepath.Join(golden, filepath.FromSlash(name))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	want := readTree(t, golden)
+	for name := range want {
+		if _, ok := got[name]; !ok {
+			t.Errorf("missing output file %s", name)
+		}
+	}
+	for name, b := range got {
+		w, ok := want[name]
+		switch {
+		case !ok:
+			t.Errorf("unexpected output file %s", name)
+		case !bytes.Equal(b, w):
+			t.Errorf("%s differs from golden (run with -update if intended):\n got: %.400s\nwant: %.400s", name, b, w)
+		}
+	}
+	if rep.Pages["pl"] != 5 || rep.Pages["en"] != 5 || rep.Pages["de"] != 5 {
+		t.Errorf("pages per locale = %v", rep.Pages)
+	}
+}
+
+// TestThreeLocales proves a third locale is config plus a folder: German
+// pages exist, have their own hreflang and fall back to Polish where missing.
+func TestThreeLocales(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	rep := buildFixture(t, fixture, out)
+	de, err := os.ReadFile(filepath.Join(out, "de/index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<html lang="de">`, `hreflang="de" href="https://example.test/de/"`, "Startseite"} {
+		if !bytes.Contains(de, []byte(want)) {
+			t.Errorf("de/index.html lacks %q", want)
+		}
+	}
+	fb, err := os.ReadFile(filepath.Join(out, "de/o-nas/kontakt/index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(fb, []byte(`<link rel="canonical" href="https://example.test/pl/o-nas/kontakt/">`)) {
+		t.Errorf("a fallback page must be canonical to the original")
+	}
+	var ids []string
+	for _, f := range rep.Fallbacks {
+		ids = append(ids, f.Lang+":"+f.ID)
+	}
+	sort.Strings(ids)
+	want := "de:404 de:500 de:contact de:post-first en:500 en:post-first"
+	if got := strings.Join(ids, " "); got != want {
+		t.Errorf("fallbacks = %s, want %s", got, want)
+	}
+	if len(rep.DataFallbacks) != 1 || rep.DataFallbacks[0] != [2]string{"en", "home.stats"} {
+		t.Errorf("data fallbacks = %v", rep.DataFallbacks)
+	}
+}
+
+// TestDeterministic builds twice into different folders: byte-identical.
+func TestDeterministic(t *testing.T) {
+	a := readTree(t, func() string { d := filepath.Join(t.TempDir(), "a"); buildFixture(t, fixture, d); return d }())
+	b := readTree(t, func() string { d := filepath.Join(t.TempDir(), "b"); buildFixture(t, fixture, d); return d }())
+	if len(a) != len(b) {
+		t.Fatalf("%d files vs %d files", len(a), len(b))
+	}
+	for name, x := range a {
+		if !bytes.Equal(x, b[name]) {
+			t.Errorf("%s differs between two builds", name)
+		}
+	}
+}
+
+// copyTree copies a fixture site so a test can change it.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFailedBuildKeepsOutput proves atomicity: a build that fails leaves the
+// previous output exactly as it was, and no temporary folder behind.
+func TestFailedBuildKeepsOutput(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "site")
+	copyTree(t, fixture, src)
+	out := filepath.Join(dir, "public")
+	buildFixture(t, src, out)
+	before := readTree(t, out)
+
+	// A page whose link target does not exist: found while rendering, after
+	// some pages were already written into the temporary tree.
+	bad := "---\nid: broken\ntitle: Zepsuta\ndescription: Zepsuta strona.\n---\nZobacz [nic](ref:nothing-here).\n"
+	if err := os.WriteFile(filepath.Join(src, "content/pl/zzz.md"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Run(context.Background(), Options{Source: src, Out: out, Date: "2026-01-01"})
+	if err == nil || !strings.Contains(err.Error(), "content/pl/zzz.md:6:8:") {
+		t.Fatalf("want an error at content/pl/zzz.md:6:8, got %v", err)
+	}
+	after := readTree(t, out)
+	if len(after) != len(before) {
+		t.Fatalf("output changed: %d files before, %d after", len(before), len(after))
+	}
+	for name, b := range before {
+		if !bytes.Equal(b, after[name]) {
+			t.Errorf("%s changed after a failed build", name)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".sitegen-") {
+			t.Errorf("left behind %s", e.Name())
+		}
+	}
+}
+
+// TestOutRefusesSource guards against --out pointing at the sources.
+func TestOutRefusesSource(t *testing.T) {
+	for _, out := range []string{fixture, fixture + "/content", filepath.Dir(fixture)} {
+		if _, err := Run(context.Background(), Options{Source: fixture, Out: out}); err == nil {
+			t.Errorf("--out %s: want an error", out)
+		}
+	}
+}
+
+// TestInvalidSites builds each testdata/invalid/*.txtar: the fixture site with
+// the archive's files laid over it must fail with exactly the archive's
+// "want" diagnostics, sorted.
+func TestInvalidSites(t *testing.T) {
+	cases, _ := filepath.Glob("../../testdata/invalid/*.txtar")
+	if len(cases) == 0 {
+		t.Fatal("no invalid fixtures")
+	}
+	for _, c := range cases {
+		t.Run(strings.TrimSuffix(filepath.Base(c), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := filepath.Join(t.TempDir(), "site")
+			copyTree(t, fixture, src)
+			var want string
+			for _, f := range ar.Files {
+				if f.Name == "want" {
+					want = strings.TrimSpace(string(f.Data))
+					continue
+				}
+				p := filepath.Join(src, filepath.FromSlash(f.Name))
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				data := f.Data
+				if strings.TrimSpace(string(data)) == "(delete)" {
+					os.Remove(p)
+					continue
+				}
+				if err := os.WriteFile(p, data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, err = Run(context.Background(), Options{Source: src, Out: filepath.Join(t.TempDir(), "out"), Date: "2026-01-01"})
+			if err == nil {
+				t.Fatalf("build succeeded, want:\n%s", want)
+			}
+			if got := strings.TrimSpace(err.Error()); got != want {
+				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}
