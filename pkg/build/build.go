@@ -25,6 +25,7 @@ import (
 	"sitegen/pkg/content"
 	"sitegen/pkg/diag"
 	"sitegen/pkg/i18n"
+	"sitegen/pkg/islands"
 	"sitegen/pkg/markdown"
 	"sitegen/pkg/output"
 	"sitegen/pkg/render"
@@ -96,8 +97,17 @@ type Site struct {
 	Assets   *assets.Result
 	Statics  map[string]bool
 	Hash     string
+	Islands  *islands.Bundle // nil when the site has no assets/islands/
 	fsys     fs.FS
 	root     string
+}
+
+// Close releases the island engines.
+func (s *Site) Close() error {
+	if s.Islands != nil {
+		return s.Islands.Close()
+	}
+	return nil
 }
 
 // Load reads, checks and prepares a site for rendering.
@@ -151,18 +161,33 @@ func Load(ctx context.Context, opts Options) (*Site, error) {
 	if u, ok := bundled.URLs["runtime/runtime.js"]; ok {
 		scripts = append(scripts, u)
 	}
-	r, err := render.New(render.Options{
+	ropts := render.Options{
 		FS: fsys, Config: cfg, Source: src, Plan: plan, Catalog: catalog, Markdown: markdown.New(),
 		Assets: bundled.URLs, BuildHash: hash, BuildDate: date,
 		IconDir: "node_modules/lucide-static/icons", StaticDir: StaticDir, Scripts: scripts,
-	})
+	}
+	var bundle *islands.Bundle
+	if st, err := fs.Stat(fsys, "assets/islands"); err == nil && st.IsDir() {
+		bundle, err = islands.Build(ctx, islands.Options{Root: root, Library: cfg.Islands.Library, Minify: opts.Minify})
+		if err != nil {
+			return nil, err
+		}
+		ropts.Islands = bundle
+	}
+	r, err := render.New(ropts)
+	if err == nil {
+		if errs := validate(src, plan, r, statics, langs); len(errs) > 0 {
+			err = errs.Err()
+		}
+	}
 	if err != nil {
+		if bundle != nil {
+			bundle.Close()
+		}
 		return nil, err
 	}
-	if errs := validate(src, plan, r, statics, langs); len(errs) > 0 {
-		return nil, errs.Err()
-	}
-	return &Site{Config: cfg, Source: src, Plan: plan, Renderer: r, Catalog: catalog, Assets: bundled, Statics: statics, Hash: hash, fsys: fsys, root: root}, nil
+	return &Site{Config: cfg, Source: src, Plan: plan, Renderer: r, Catalog: catalog, Assets: bundled, Statics: statics,
+		Hash: hash, Islands: bundle, fsys: fsys, root: root}, nil
 }
 
 // Run builds the site into opts.Out.
@@ -182,6 +207,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer site.Close()
 	tree, err := output.Begin(opts.Out)
 	if err != nil {
 		return nil, err
@@ -349,6 +375,12 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 	writeFile("page-data/app-data.json", app)
 	for _, name := range sortedKeys(s.Assets.Files) {
 		writeFile(name, s.Assets.Files[name])
+	}
+	if s.Islands != nil {
+		files := s.Islands.ClientFiles()
+		for _, name := range sortedKeys(files) {
+			writeFile(name, files[name])
+		}
 	}
 	for _, p := range sortedKeys(s.Statics) {
 		if generated[p] {

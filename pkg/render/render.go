@@ -168,7 +168,9 @@ type Variant struct {
 
 const scriptsMarker = "<!--sitegen:scripts-->"
 
-var islandRE = regexp.MustCompile(`data-island="([A-Za-z0-9_]+)"[^>]*data-hydrate="true"`)
+// islandRE finds hydrated islands in rendered HTML: pkg/islands marks them
+// with data-chunk (islands with the "none" directive have none).
+var islandRE = regexp.MustCompile(`<sg-island data-island="([A-Za-z0-9_]+)"[^>]*\bdata-chunk=`)
 
 // Render renders one entry.
 func (r *Renderer) Render(ctx context.Context, e *route.Entry) (*Result, error) {

@@ -1,0 +1,35 @@
+# sitegen: the two commands a newcomer needs are `make serve` and `make test`.
+SHELL := /bin/bash
+PORT ?= 1313
+GO ?= go
+
+.PHONY: setup build serve test vet bench bench-islands clean
+
+# npm packages (islands, icons, fonts), installed from the pinned lock file.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+setup: node_modules/.package-lock.json
+
+bin/sitegen: setup $(shell find cmd pkg -name '*.go' -not -name '*_test.go') go.mod go.sum
+	$(GO) build -o bin/sitegen ./cmd/sitegen
+
+build: bin/sitegen
+	./bin/sitegen build
+
+serve: bin/sitegen
+	./bin/sitegen serve --port $(PORT)
+
+vet:
+	test -z "$$(gofmt -l cmd pkg)" || { gofmt -l cmd pkg; exit 1; }
+	$(GO) vet ./cmd/... ./pkg/...
+
+test: setup vet
+	$(GO) test ./...
+
+bench: setup
+	$(GO) test ./pkg/build -run '^$$' -bench . -benchtime 1x -timeout 30m
+
+clean:
+	rm -rf bin public

@@ -1,0 +1,110 @@
+package build
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// genSite writes a site of n pages per locale (pl, en): ~600 words each,
+// front matter, headings, lists, a table, a code block, links to other pages,
+// and one data set shown on every page.
+func genSite(tb testing.TB, dir string, n int) {
+	tb.Helper()
+	r := rand.New(rand.NewPCG(42, 1))
+	words := map[string][]string{
+		"pl": strings.Fields("automatyzacja rozmowa klient pracownik rekrutacja wiedza odpowiedź pytanie proces zespół dane platforma wdrożenie integracja kanał wiadomość wynik oszczędność czas jakość bezpieczeństwo"),
+		"en": strings.Fields("automation conversation customer employee recruitment knowledge answer question process team data platform rollout integration channel message result saving time quality security"),
+	}
+	write := func(p, s string) {
+		p = filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	write("site.yaml", "baseURL: https://bench.example\ntitle: Bench\nlocales:\n  - {code: pl, name: Polski, prefix: /pl, default: true}\n  - {code: en, name: English, prefix: /en}\n")
+	write("templates/base.html", `<!doctype html><html lang="{{ .Lang }}"><head><meta charset="utf-8"><title>{{ .Page.Title }}</title><meta name="description" content="{{ .Page.Description }}"><link rel="canonical" href="{{ .Page.Permalink }}">{{ range .Alternates }}<link rel="alternate" hreflang="{{ .Lang }}" href="{{ .Permalink }}">{{ end }}</head><body><nav><a href="{{ ref "home" }}">{{ t "home" }}</a></nav><main>{{ block "main" . }}{{ end }}</main><footer>{{ .Site.Title }}</footer></body></html>`)
+	write("templates/layouts/page.html", `{{ define "main" }}<h1>{{ .Page.Title }}</h1><time>{{ .Page.Date }}</time>{{ .Page.Content }}<ul>{{ range data "cards.cards" }}<li><h2>{{ .Title }}</h2>{{ md .Text }} {{ join ", " .Tags }}</li>{{ end }}</ul>{{ end }}`)
+	for _, lang := range []string{"pl", "en"} {
+		var cards strings.Builder
+		cards.WriteString("cards:\n  type: card\n  items:\n")
+		for i := 0; i < 12; i++ {
+			fmt.Fprintf(&cards, "    - {title: Karta %d, text: \"%s %s\", tags: [a, b]}\n", i, words[lang][i], words[lang][i+1])
+		}
+		write("content/"+lang+"/data/cards.yaml", cards.String())
+		write("content/"+lang+"/i18n.yaml", "home: Start\n")
+		write("content/"+lang+"/index.md", "---\nid: home\ntitle: Start\ndescription: Start.\n---\nStart.\n")
+		for i := 0; i < n; i++ {
+			var b strings.Builder
+			w := words[lang]
+			fmt.Fprintf(&b, "---\nid: p%06d\nslug: %s-%d\ntitle: %s %s %d\ndescription: %s %s.\ndate: 2025-%02d-%02d\n", i, w[i%len(w)], i, w[i%len(w)], w[(i+3)%len(w)], i, w[i%7], w[i%5], 1+i%12, 1+i%28)
+			if i%5 == 0 {
+				fmt.Fprintf(&b, "aliases: [/%s/archiwum/%d]\n", lang, i)
+			}
+			b.WriteString("---\n")
+			for para := 0; para < 8; para++ {
+				if para%3 == 0 {
+					fmt.Fprintf(&b, "\n## %s %s\n\n", w[r.IntN(len(w))], w[r.IntN(len(w))])
+				}
+				for k := 0; k < 60; k++ {
+					b.WriteString(w[r.IntN(len(w))])
+					b.WriteByte(' ')
+				}
+				fmt.Fprintf(&b, "[%s](ref:p%06d).\n\n", w[para], (i+para+1)%n)
+			}
+			b.WriteString("- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```go\nfunc main() { println(\"x\") }\n```\n")
+			write(fmt.Sprintf("content/%s/p/%06d.md", lang, i), b.String())
+		}
+	}
+}
+
+func peakRSSKB() int {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			return kb
+		}
+	}
+	return 0
+}
+
+// BenchmarkBuild10k builds 10,000 pages (5,000 per locale). Reports pages/s
+// and the process's peak resident memory.
+//
+//	go test ./pkg/build -run '^$' -bench Build10k -benchtime 3x
+func BenchmarkBuild10k(b *testing.B) {
+	dir := b.TempDir()
+	const perLocale = 5000
+	genSite(b, filepath.Join(dir, "site"), perLocale)
+	b.ResetTimer()
+	var elapsed time.Duration
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		rep, err := Run(context.Background(), Options{Source: filepath.Join(dir, "site"), Out: filepath.Join(dir, "public"), Date: "2026-01-01"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		elapsed += time.Since(start)
+		if got := rep.Pages["pl"] + rep.Pages["en"]; got != 2*perLocale+2 {
+			b.Fatalf("built %d pages", got)
+		}
+	}
+	b.ReportMetric(float64(b.N*(2*perLocale+2))/elapsed.Seconds(), "pages/s")
+	b.ReportMetric(float64(peakRSSKB())/1024, "peakRSS-MB")
+}
