@@ -33,6 +33,9 @@ type engine interface {
 	// render returns nil and an error when the engine itself failed (it is
 	// then discarded); a component error is reported in the result.
 	render(name, props, children string) (*renderResult, error)
+	// interrupt stops a render in progress; it may be called from any
+	// goroutine.
+	interrupt()
 	close() error
 }
 
@@ -77,6 +80,8 @@ func (q *quickJS) render(name, props, children string) (*renderResult, error) {
 	}
 	return &r, nil
 }
+
+func (q *quickJS) interrupt() { q.vm.Interrupt() }
 
 func (q *quickJS) close() error { return q.vm.Close() }
 

@@ -48,6 +48,8 @@ func (g *gojaEngine) render(name, props, children string) (*renderResult, error)
 	return &r, nil
 }
 
+func (g *gojaEngine) interrupt() { g.vm.Interrupt("interrupted") }
+
 func (g *gojaEngine) close() error { return nil }
 
 type benchCase struct{ name, props, children string }

@@ -19,6 +19,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html"
 	"path"
@@ -237,14 +238,22 @@ func normalizeProps(p []byte, children string) ([]byte, error) {
 func (b *Bundle) ssrRender(ctx context.Context, name string, props []byte, children string) (string, error) {
 	key := cacheKey(b.hash, name, props, children)
 	b.cacheMu.Lock()
-	if e, ok := b.cache[key]; ok {
+	for {
+		e, ok := b.cache[key]
+		if !ok {
+			break
+		}
 		b.cacheMu.Unlock()
 		select {
 		case <-e.done:
-			return e.html, e.err
 		case <-ctx.Done():
 			return "", ctx.Err()
 		}
+		if e.err == nil || !(errors.Is(e.err, context.Canceled) || errors.Is(e.err, context.DeadlineExceeded)) {
+			return e.html, e.err
+		}
+		// The first caller was cancelled: render again with this ctx.
+		b.cacheMu.Lock()
 	}
 	e := &cacheEntry{done: make(chan struct{})}
 	b.cache[key] = e
@@ -254,7 +263,9 @@ func (b *Bundle) ssrRender(ctx context.Context, name string, props []byte, child
 	if e.err != nil && ctx.Err() != nil {
 		// Do not cache cancellations.
 		b.cacheMu.Lock()
-		delete(b.cache, key)
+		if b.cache[key] == e {
+			delete(b.cache, key)
+		}
 		b.cacheMu.Unlock()
 	}
 	close(e.done)
@@ -267,8 +278,15 @@ func (b *Bundle) renderEngine(ctx context.Context, name string, props []byte, ch
 		return "", err
 	}
 	b.engineCalls.Add(1)
+	// Cancelling ctx interrupts the engine; an engine that was (or may have
+	// been) interrupted is discarded rather than reused.
+	stop := context.AfterFunc(ctx, eng.interrupt)
 	res, err := eng.render(name, string(props), children)
-	b.pool.put(eng, err != nil && res == nil)
+	interrupted := !stop()
+	b.pool.put(eng, interrupted || (err != nil && res == nil))
+	if interrupted && ctx.Err() != nil {
+		return "", fmt.Errorf("island %s: %w", name, ctx.Err())
+	}
 	if err != nil {
 		return "", diag.New(diag.Pos{}, "island %s: engine: %v", name, err)
 	}

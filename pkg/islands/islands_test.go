@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"sitegen/pkg/diag"
 )
@@ -450,4 +451,27 @@ func TestSizeBudget(t *testing.T) {
 
 func filepathJoin(b *Bundle, f string) string {
 	return strings.TrimPrefix(b.opts.PublicPrefix, "/") + f
+}
+
+func TestRenderCancel(t *testing.T) {
+	b, err := Build(context.Background(), Options{Root: "testdata/throwing", NodePaths: nodeModules(t), Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, _, err = b.Render(ctx, "Loop", []byte(`{"forever":true}`), "load", "")
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want deadline exceeded", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("cancel took %v", d)
+	}
+	// The pool replaces the interrupted engine; the cancelled render is not cached.
+	html, _, err := b.Render(context.Background(), "Loop", []byte(`{}`), "load", "")
+	if err != nil || !strings.Contains(html, "<p>0</p>") {
+		t.Fatalf("after cancel: %q %v", html, err)
+	}
 }
