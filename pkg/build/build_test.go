@@ -244,3 +244,43 @@ func TestInvalidSites(t *testing.T) {
 		})
 	}
 }
+
+// TestBuildHash: unchanged input keeps the hash; editing a page body keeps it
+// too (and leaves every other page byte-identical); editing a template
+// changes it.
+func TestBuildHash(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "site")
+	copyTree(t, fixture, src)
+	build := func(out string) (string, map[string][]byte) {
+		rep := buildFixture(t, src, filepath.Join(dir, out))
+		return rep.BuildHash, readTree(t, filepath.Join(dir, out))
+	}
+	h1, tree1 := build("a")
+	if h, _ := build("b"); h != h1 {
+		t.Fatalf("same input, different hash: %s vs %s", h1, h)
+	}
+	page := filepath.Join(src, "content/pl/kontakt.md")
+	b, _ := os.ReadFile(page)
+	os.WriteFile(page, append(b, []byte("\nNowy akapit.\n")...), 0o644)
+	h2, tree2 := build("c")
+	if h2 != h1 {
+		t.Errorf("editing a page body changed the build hash")
+	}
+	for name, x := range tree1 {
+		changed := !bytes.Equal(x, tree2[name])
+		own := strings.Contains(name, "o-nas/kontakt/") // the page, its page data and fallback copies
+		if changed && !own {
+			t.Errorf("%s changed although only content/pl/kontakt.md was edited", name)
+		}
+		if !changed && name == "pl/o-nas/kontakt/index.html" {
+			t.Errorf("the edited page did not change")
+		}
+	}
+	tpl := filepath.Join(src, "templates/layouts/page.html")
+	b, _ = os.ReadFile(tpl)
+	os.WriteFile(tpl, append(b, '\n'), 0o644)
+	if h3, _ := build("d"); h3 == h1 {
+		t.Errorf("editing a template kept the build hash")
+	}
+}

@@ -1,0 +1,53 @@
+package markdown
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"sitegen/pkg/diag"
+)
+
+func TestBlock(t *testing.T) {
+	c := New()
+	resolve := func(dest string) (string, error) {
+		if dest == "ref:ok" {
+			return "/pl/ok/", nil
+		}
+		if strings.HasPrefix(dest, "https:") {
+			return dest, nil
+		}
+		return "", errors.New("nope")
+	}
+	tests := []struct {
+		name, src, want string
+		errs            []string
+	}{
+		{"polish heading id", "## Zażółć gęślą jaźń", `<h2 id="zazolc-gesla-jazn">Zażółć gęślą jaźń</h2>`, nil},
+		{"unique ids", "## A\n\n## A", `<h2 id="a">A</h2>` + "\n" + `<h2 id="a-1">A</h2>`, nil},
+		{"resolved link", "[x](ref:ok)", `<p><a href="/pl/ok/">x</a></p>`, nil},
+		{"external link", "[x](https://example.org)", `<p><a href="https://example.org">x</a></p>`, nil},
+		{"broken link position", "Line one.\n\nSee [this](bad) and [that](worse).", "", []string{"f.md:12:5: link \"bad\": nope", "f.md:12:21: link \"worse\": nope"}},
+		{"code highlighted with classes", "```go\nfunc main() {}\n```", `<pre tabindex="0" class="chroma"><code><span class="line"><span class="cl"><span class="kd">func</span>`, nil},
+		{"table", "| a |\n|---|\n| 1 |", "<table>", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errs := c.Block(Source{Text: []byte(tt.src), Pos: diag.Pos{File: "f.md", Line: 10, Col: 1}}, resolve)
+			var got []string
+			for _, e := range errs {
+				got = append(got, e.Error())
+			}
+			if strings.Join(got, "|") != strings.Join(tt.errs, "|") {
+				t.Errorf("errors = %q, want %q", got, tt.errs)
+			}
+			if tt.errs == nil && !strings.Contains(out, tt.want) {
+				t.Errorf("output %q lacks %q", out, tt.want)
+			}
+		})
+	}
+	inline, _ := c.Inline(Source{Text: []byte("**82%** pytań")}, resolve)
+	if inline != "<strong>82%</strong> pytań" {
+		t.Errorf("Inline = %q", inline)
+	}
+}
