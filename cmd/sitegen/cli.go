@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"os"
 	"regexp"
+	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -140,6 +142,19 @@ func printReport(w io.Writer, rep *build.Report) {
 			missing[m.Key] = true
 			fmt.Fprintf(w, "missing: string %q is in no locale; showing the key or the template's default\n", m.Key)
 		}
+	}
+	layouts := make([]string, 0, len(rep.JS))
+	for l := range rep.JS {
+		layouts = append(layouts, l)
+	}
+	sort.Strings(layouts)
+	for _, l := range layouts {
+		js := rep.JS[l]
+		islands := "no islands"
+		if len(js.Islands) > 0 {
+			islands = strings.Join(js.Islands, ", ")
+		}
+		fmt.Fprintf(w, "js: %-10s %6.1f KB gzip (%s; largest: %s)\n", l, float64(js.GzipBytes)/1024, islands, js.Page)
 	}
 	fmt.Fprintln(w, rep.Summary())
 }

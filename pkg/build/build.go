@@ -4,6 +4,8 @@
 package build
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -63,6 +65,16 @@ type Report struct {
 	DataFallbacks [][2]string
 	StringMisses  []i18n.Miss
 	Locales       []string
+	// JS is, per layout, the largest JavaScript payload (gzip bytes) a page
+	// of that layout loads, with the islands it hydrates.
+	JS map[string]PageJS
+}
+
+// PageJS is the JavaScript one page loads.
+type PageJS struct {
+	GzipBytes int
+	Islands   []string
+	Page      string
 }
 
 // Summary is the one-line summary printed at the end of a build.
@@ -248,14 +260,16 @@ func checkOut(src, out string) error {
 }
 
 type rendered struct {
-	entry *route.Entry
-	html  []byte
-	data  []byte
-	err   error
+	entry   *route.Entry
+	html    []byte
+	data    []byte
+	islands []string
+	err     error
 }
 
 func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
-	rep := &Report{Pages: map[string]int{}, BuildHash: s.Hash}
+	rep := &Report{Pages: map[string]int{}, BuildHash: s.Hash, JS: map[string]PageJS{}}
+	jsSize := s.jsSizer()
 	for _, l := range s.Config.Locales {
 		rep.Locales = append(rep.Locales, l.Code)
 	}
@@ -329,6 +343,9 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 		writeFile(output.PageDataPath(e), r.data)
 		if !e.Root {
 			rep.Pages[e.Lang]++
+		}
+		if n := jsSize(s.Renderer.PageScripts(r.islands)); n > rep.JS[e.Page.Layout].GzipBytes || rep.JS[e.Page.Layout].Page == "" {
+			rep.JS[e.Page.Layout] = PageJS{GzipBytes: n, Islands: r.islands, Page: e.URL}
 		}
 		if e.ID == "404" || e.ID == "500" {
 			l, _ := s.Config.Locale(e.Lang)
@@ -413,7 +430,7 @@ func (s *Site) renderEntry(ctx context.Context, e *route.Entry) rendered {
 	}
 	pd := output.NewPageData(s.Plan, e, s.Hash, e.Page.Title, res.Main, res.Islands)
 	data, err := output.JSON(pd)
-	return rendered{entry: e, html: res.HTML, data: data, err: err}
+	return rendered{entry: e, html: res.HTML, data: data, islands: res.Islands, err: err}
 }
 
 // RenderURL renders the page at a site path (for the dev server).
@@ -427,6 +444,40 @@ func (s *Site) RenderURL(ctx context.Context, url string) ([]byte, bool, error) 
 		return nil, true, err
 	}
 	return res.HTML, true, nil
+}
+
+// jsSizer returns a function summing the gzip sizes of script URLs.
+func (s *Site) jsSizer() func([]string) int {
+	files := map[string][]byte{}
+	for name, b := range s.Assets.Files {
+		files["/"+name] = b
+	}
+	if s.Islands != nil {
+		for name, b := range s.Islands.ClientFiles() {
+			files["/"+name] = b
+		}
+	}
+	cache := map[string]int{}
+	return func(urls []string) int {
+		total := 0
+		for _, u := range urls {
+			n, ok := cache[u]
+			if !ok {
+				n = gzipSize(files[u])
+				cache[u] = n
+			}
+			total += n
+		}
+		return total
+	}
+}
+
+func gzipSize(b []byte) int {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	zw.Write(b)
+	zw.Close()
+	return buf.Len()
 }
 
 func dedupe(sorted []string) []string {

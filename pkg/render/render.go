@@ -205,6 +205,25 @@ func (r *Renderer) Render(ctx context.Context, e *route.Entry) (*Result, error) 
 	return &Result{HTML: out, Main: mainHTML(out), Islands: hydrated}, nil
 }
 
+// PageScripts returns the URLs of every script a page with these hydrated
+// islands loads (runtime, island loader, chunks), without duplicates.
+func (r *Renderer) PageScripts(hydrated []string) []string {
+	urls := append([]string{}, r.opts.Scripts...)
+	if r.opts.Islands != nil && len(hydrated) > 0 {
+		urls = append(urls, r.opts.Islands.ModulePreloads(hydrated)...)
+		urls = append(urls, r.opts.Islands.Scripts(hydrated)...)
+	}
+	seen := map[string]bool{}
+	out := urls[:0]
+	for _, u := range urls {
+		if !seen[u] {
+			seen[u] = true
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
 func (r *Renderer) scriptTags(hydrated []string) string {
 	var b strings.Builder
 	for _, s := range r.opts.Scripts {
