@@ -1,0 +1,113 @@
+package build
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// islandSite makes a one-island site that uses the repository's node_modules.
+func islandSite(t *testing.T, layout, island string) string {
+	t.Helper()
+	nm, err := filepath.Abs("../../node_modules")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(nm, "preact")); err != nil {
+		t.Skip("node_modules not installed (run make setup)")
+	}
+	dir := filepath.Join(t.TempDir(), "site")
+	files := map[string]string{
+		"site.yaml":                     "baseURL: https://example.test\ntitle: I\nlocales:\n  - {code: pl, name: Polski, prefix: /pl, default: true}\n",
+		"content/pl/index.md":           "---\nid: home\ntitle: Start\ndescription: Start.\nlayout: island\n---\n",
+		"content/pl/plain.md":           "---\nid: plain\ntitle: Zwykła\ndescription: Bez wysp.\n---\nTekst.\n",
+		"templates/base.html":           `<!doctype html><html><head>{{ scripts }}</head><body><main>{{ block "main" . }}{{ end }}</main></body></html>`,
+		"templates/layouts/page.html":   `{{ define "main" }}<h1>{{ .Page.Title }}</h1>{{ .Page.Content }}{{ end }}`,
+		"templates/layouts/island.html": layout,
+		"assets/islands/Hello.jsx":      island,
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(nm, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+const helloJSX = `import { useState } from "react";
+export default function Hello({ name }) {
+  const [n, setN] = useState(0);
+  return <button type="button" onClick={() => setN(n + 1)}>Cześć, {name}! {n}</button>;
+}
+`
+
+func TestIslandsInBuild(t *testing.T) {
+	src := islandSite(t, `{{ define "main" }}<h1>x</h1>{{ island "Hello" (dict "name" "Ala") "visible" }}{{ island "Hello" (dict "name" "Ola") "none" }}{{ end }}`, helloJSX)
+	out := filepath.Join(t.TempDir(), "public")
+	rep, err := Run(context.Background(), Options{Source: src, Out: out, Minify: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, _ := os.ReadFile(filepath.Join(out, "pl/index.html"))
+	for _, want := range []string{"Cześć, Ala! 0", "Cześć, Ola! 0", `data-directive="visible"`, `<script type="module" src="/_assets/islands/`} {
+		if !strings.Contains(string(home), want) {
+			t.Errorf("home lacks %q", want)
+		}
+	}
+	plain, _ := os.ReadFile(filepath.Join(out, "pl/plain/index.html"))
+	if strings.Contains(string(plain), "<script") {
+		t.Errorf("a page without islands loads scripts: %s", plain)
+	}
+	if js := rep.JS["island"]; js.GzipBytes == 0 || len(js.Islands) != 1 || js.Islands[0] != "Hello" {
+		t.Errorf("JS report for the island layout = %+v", js)
+	}
+	if js := rep.JS["page"]; js.GzipBytes != 0 {
+		t.Errorf("JS report for a page without islands = %+v", js)
+	}
+}
+
+func TestIslandErrors(t *testing.T) {
+	tests := []struct {
+		name, layout, jsx string
+		want              []string
+	}{
+		{
+			"unknown island",
+			`{{ define "main" }}<h1>x</h1>
+{{ island "Nope" (dict) "load" }}{{ end }}`, helloJSX,
+			[]string{"templates/layouts/island.html:2:", `unknown island "Nope"`, "content/pl/index.md"},
+		},
+		{
+			"unknown directive",
+			`{{ define "main" }}{{ island "Hello" (dict) "soon" }}{{ end }}`, helloJSX,
+			[]string{"templates/layouts/island.html:1:", `unknown directive "soon"`},
+		},
+		{
+			"component throws",
+			`{{ define "main" }}{{ island "Hello" (dict "name" "x") "load" }}{{ end }}`,
+			"export default function Hello({ name }) {\n  if (name) {\n    throw new Error(\"boom \" + name);\n  }\n  return <p>ok</p>;\n}\n",
+			[]string{"assets/islands/Hello.jsx:3:", "boom x", `island "Hello"`, "content/pl/index.md"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := islandSite(t, tt.layout, tt.jsx)
+			_, err := Run(context.Background(), Options{Source: src, Out: filepath.Join(t.TempDir(), "public")})
+			if err == nil {
+				t.Fatal("build succeeded")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error lacks %q:\n%v", w, err)
+				}
+			}
+		})
+	}
+}
