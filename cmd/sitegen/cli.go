@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sitegen/pkg/build"
+	"sitegen/pkg/config"
 	"sitegen/pkg/diag"
 	"sitegen/pkg/serve"
 )
@@ -184,12 +185,12 @@ func newServe(stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			printReport(stdout, rep)
-			site, err := build.Load(cmd.Context(), o)
+			cfg, err := config.Load(os.DirFS(o.Source))
 			if err != nil {
 				return err
 			}
 			var prefixes []string
-			for _, l := range site.Config.Locales {
+			for _, l := range cfg.Locales {
 				prefixes = append(prefixes, l.Prefix)
 			}
 			h, err := serve.NewHandler(o.Out, prefixes)
@@ -198,7 +199,7 @@ func newServe(stdout, stderr io.Writer) *cobra.Command {
 			}
 			log := slog.New(slog.NewTextHandler(stderr, nil))
 			return serve.Server(cmd.Context(), fmt.Sprintf("%s:%d", host, port), h, log, func(url string) {
-				fmt.Fprintf(stdout, "serving %s at %s (Ctrl+C to stop)\n", site.Config.Title, url)
+				fmt.Fprintf(stdout, "serving %s at %s (Ctrl+C to stop)\n", cfg.Title, url)
 			})
 		},
 	}

@@ -9,9 +9,12 @@ import (
 	"syscall"
 )
 
-func main() {
+func main() { os.Exit(mainCode()) }
+
+// mainCode runs the CLI with the process's arguments; Ctrl+C and SIGTERM end
+// long work (serve) cleanly.
+func mainCode() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	defer stop()
+	return run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 }
