@@ -62,7 +62,7 @@ func benchCases(b *testing.B) (*Bundle, []benchCase) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		props, err := normalizeProps(p, "")
+		props, err := normalizeProps(p)
 		if err != nil {
 			b.Fatal(err)
 		}

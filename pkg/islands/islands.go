@@ -45,7 +45,8 @@ type Options struct {
 	NodePaths []string
 }
 
-// Directives accepted by Render (besides "media=(query)").
+// Directives lists the hydration directives Render accepts ("media=(query)"
+// stands for any media query in parentheses).
 var Directives = []string{"load", "idle", "visible", "media=(query)", "none"}
 
 // Bundle is the result of Build. It is safe for concurrent use.
@@ -178,7 +179,7 @@ func (b *Bundle) Render(ctx context.Context, name string, propsJSON []byte, dire
 	if err != nil {
 		return "", false, diag.New(diag.Pos{}, "island %s: %v", name, err).WithHint("use one of %s", strings.Join(Directives, ", "))
 	}
-	props, err := normalizeProps(propsJSON, childrenHTML)
+	props, err := normalizeProps(propsJSON)
 	if err != nil {
 		return "", false, diag.New(diag.Pos{}, "island %s: props: %v", name, err)
 	}
@@ -217,7 +218,7 @@ func (b *Bundle) Render(ctx context.Context, name string, propsJSON []byte, dire
 
 // normalizeProps checks propsJSON is a JSON object (or empty/null) and drops
 // insignificant whitespace.
-func normalizeProps(p []byte, children string) ([]byte, error) {
+func normalizeProps(p []byte) ([]byte, error) {
 	t := strings.TrimSpace(string(p))
 	if t == "" || t == "null" {
 		return []byte("{}"), nil
