@@ -157,6 +157,10 @@ func printReport(w io.Writer, rep *build.Report) {
 		}
 		fmt.Fprintf(w, "js: %-10s %6.1f KB gzip (%s; largest: %s)\n", l, float64(js.GzipBytes)/1024, islands, js.Page)
 	}
+	if rep.SSRCalls > 0 {
+		fmt.Fprintf(w, "islands: bundled in %d ms; %d island renders, %d ms of SSR\n",
+			rep.IslandsBundle.Milliseconds(), rep.SSRCalls, rep.SSRTime.Milliseconds())
+	}
 	fmt.Fprintln(w, rep.Summary())
 }
 

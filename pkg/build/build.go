@@ -68,6 +68,11 @@ type Report struct {
 	// JS is, per layout, the largest JavaScript payload (gzip bytes) a page
 	// of that layout loads, with the islands it hydrates.
 	JS map[string]PageJS
+	// Islands: time to bundle them, number of island renders and the time
+	// spent in SSR (summed over workers).
+	IslandsBundle time.Duration
+	SSRCalls      int64
+	SSRTime       time.Duration
 }
 
 // PageJS is the JavaScript one page loads.
@@ -110,8 +115,10 @@ type Site struct {
 	Statics  map[string]bool
 	Hash     string
 	Islands  *islands.Bundle // nil when the site has no assets/islands/
-	fsys     fs.FS
-	root     string
+	// IslandsBundle is how long bundling the islands took.
+	IslandsBundle time.Duration
+	fsys          fs.FS
+	root          string
 }
 
 // Close releases the island engines.
@@ -179,8 +186,11 @@ func Load(ctx context.Context, opts Options) (*Site, error) {
 		IconDir: "node_modules/lucide-static/icons", StaticDir: StaticDir, Scripts: scripts,
 	}
 	var bundle *islands.Bundle
+	var bundleTime time.Duration
 	if st, err := fs.Stat(fsys, "assets/islands"); err == nil && st.IsDir() {
+		t0 := time.Now()
 		bundle, err = islands.Build(ctx, islands.Options{Root: root, Library: cfg.Islands.Library, Minify: opts.Minify})
+		bundleTime = time.Since(t0)
 		if err != nil {
 			return nil, err
 		}
@@ -199,7 +209,7 @@ func Load(ctx context.Context, opts Options) (*Site, error) {
 		return nil, err
 	}
 	return &Site{Config: cfg, Source: src, Plan: plan, Renderer: r, Catalog: catalog, Assets: bundled, Statics: statics,
-		Hash: hash, Islands: bundle, fsys: fsys, root: root}, nil
+		Hash: hash, Islands: bundle, IslandsBundle: bundleTime, fsys: fsys, root: root}, nil
 }
 
 // Run builds the site into opts.Out.
@@ -417,6 +427,8 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 	rep.Fallbacks = s.Plan.Fallbacks
 	rep.DataFallbacks = s.Renderer.DataFallbacks()
 	rep.StringMisses = s.Catalog.Misses()
+	rep.IslandsBundle = s.IslandsBundle
+	rep.SSRCalls, rep.SSRTime = s.Renderer.SSRStats()
 	return rep, nil
 }
 

@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"sitegen/pkg/content"
 	"sitegen/pkg/markdown"
@@ -401,7 +402,10 @@ func (r *Renderer) island(name string, props any, directive string, children ...
 	if len(children) > 0 {
 		ch = string(children[0])
 	}
+	start := time.Now()
 	html, _, err := r.opts.Islands.Render(context.Background(), name, js, directive, ch)
+	r.ssrCalls.Add(1)
+	r.ssrNanos.Add(int64(time.Since(start)))
 	if err != nil {
 		return "", fmt.Errorf("island %q: %w", name, err)
 	}

@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"sitegen/pkg/config"
 	"sitegen/pkg/content"
@@ -57,6 +59,15 @@ type Renderer struct {
 
 	mu           sync.Mutex
 	dataFallback map[[2]string]bool // (lang, set) taken from the default locale
+
+	ssrCalls atomic.Int64
+	ssrNanos atomic.Int64
+}
+
+// SSRStats returns how many islands were rendered and the time spent in
+// island SSR (summed over workers, cache hits included).
+func (r *Renderer) SSRStats() (calls int64, total time.Duration) {
+	return r.ssrCalls.Load(), time.Duration(r.ssrNanos.Load())
 }
 
 // Result is one rendered page.
