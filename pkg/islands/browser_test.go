@@ -22,6 +22,9 @@ import (
 
 func TestBrowserHydration(t *testing.T) {
 	if os.Getenv("SITEGEN_BROWSER") == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI must run the browser test: install chromium (see .ci/run)")
+		}
 		t.Skip("set SITEGEN_BROWSER=1 to run the browser test")
 	}
 	t.Run("preact", func(t *testing.T) { browserHydration(t, siteBundle(t)) })
