@@ -25,6 +25,7 @@ type Page struct {
 	Date        string         `yaml:"date"`
 	Draft       bool           `yaml:"draft"`
 	Summary     string         `yaml:"summary"`
+	Tags        []string       `yaml:"tags"`
 	Image       File           `yaml:"image"`
 	Params      map[string]any `yaml:"params"`
 	Sections    []Section      `yaml:"sections"`
@@ -72,7 +73,7 @@ func (a *Alias) DecodeNode(file string, n *yaml.Node) error {
 }
 
 var (
-	dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:\d{2}))?$`)
 	slugRE = regexp.MustCompile(`^([\p{Ll}\p{N}][\p{Ll}\p{N}._-]*)(/[\p{Ll}\p{N}][\p{Ll}\p{N}._-]*)*$`)
 	idRE   = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 )
@@ -140,7 +141,7 @@ func ParsePage(file, lang, rel string, src []byte) (*Page, diag.List) {
 		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "slug")), "slug %q is not a clean path", *p.Slug))
 	}
 	if p.Date != "" && !dateRE.MatchString(p.Date) {
-		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "date")), "date %q must be YYYY-MM-DD", p.Date))
+		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "date")), "date %q must be YYYY-MM-DD or an RFC 3339 time", p.Date))
 	}
 	if p.Layout == "" {
 		p.Layout = "page"

@@ -160,6 +160,7 @@ type SiteInfo struct {
 // PageInfo describes the page.
 type PageInfo struct {
 	ID, Title, Description, Keywords, Layout, Date, Summary, Image string
+	Tags                                                           []string
 	Params                                                         map[string]any
 	Sections                                                       []content.Section
 	Content                                                        template.HTML
@@ -285,7 +286,7 @@ func (r *Renderer) pageContext(e *route.Entry) *PageContext {
 		entry:     e,
 		Page: &PageInfo{
 			ID: pg.ID, Title: pg.Title, Description: pg.Description, Keywords: pg.Keywords, Layout: pg.Layout,
-			Date: pg.Date, Summary: pg.Summary, Image: pg.Image.Path, Params: pg.Params, Sections: pg.Sections,
+			Date: pg.Date, Summary: pg.Summary, Tags: pg.Tags, Image: pg.Image.Path, Params: pg.Params, Sections: pg.Sections,
 			URL: e.URL, Permalink: cfg.BaseURL + canonical, Fallback: e.Fallback, Lang: pg.Lang, File: pg.File,
 			NoIndex: e.NoIndex(),
 		},

@@ -132,10 +132,6 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 	if home, ok := p.byID[def.Code]["home"]; ok {
 		add(&Entry{ID: home.ID, Lang: def.Code, Page: home.Page, URL: "/", PageData: "index", Root: true})
 	}
-	if len(p.Entries) > 0 && p.byURL["/"] == nil {
-		errs.Add(diag.New(diag.Pos{File: path.Join(content.Dir, def.Code)}, "the default locale has no home page").
-			WithHint("add content/%s/index.md with id: home and slug: \"\"", def.Code))
-	}
 
 	// Aliases, from pages in the locale they were written in.
 	for _, e := range p.Entries {
