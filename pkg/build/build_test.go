@@ -284,3 +284,21 @@ func TestBuildHash(t *testing.T) {
 		t.Errorf("editing a template kept the build hash")
 	}
 }
+
+// TestListFuncs: append builds lists of any length; partial returns a named
+// template's output as HTML.
+func TestListFuncs(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "site")
+	copyTree(t, fixture, src)
+	layout := `{{ define "main" }}<h1>x</h1>{{ $l := list }}{{ range seq 30 }}{{ $l = append $l (dict "n" .) }}{{ end }}<p id="n">{{ len $l }} {{ (index $l 29).n }} {{ len (append (list 1) 2 3) }}</p>{{ partial "partials/box.html" (dict "n" (len $l)) }}{{ end }}`
+	os.WriteFile(filepath.Join(src, "templates/layouts/error.html"), []byte(layout), 0o644)
+	os.WriteFile(filepath.Join(src, "templates/partials/box.html"), []byte(`<b class="box">{{ .n }} &amp; {{ "<i>" }}</b>`), 0o644)
+	out := filepath.Join(t.TempDir(), "out")
+	buildFixture(t, src, out)
+	b, _ := os.ReadFile(filepath.Join(out, "pl/404/index.html"))
+	for _, want := range []string{`<p id="n">30 30 3</p>`, `<b class="box">30 &amp; &lt;i&gt;</b>`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("output lacks %s:\n%s", want, b)
+		}
+	}
+}

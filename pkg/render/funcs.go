@@ -85,6 +85,31 @@ func (r *Renderer) funcs(lang string) template.FuncMap {
 			out, errs := r.opts.Markdown.Block(src, resolve)
 			return template.HTML(out), errs.Err()
 		},
+		"partial": func(name string, data any) (template.HTML, error) {
+			t := r.roots[lang].Lookup(name)
+			if t == nil {
+				return "", fmt.Errorf("partial: no template %q", name)
+			}
+			var buf bytes.Buffer
+			if err := t.Execute(&buf, data); err != nil {
+				return "", err
+			}
+			return template.HTML(buf.String()), nil
+		},
+		"append": func(list any, items ...any) ([]any, error) {
+			var out []any
+			if list != nil {
+				rv := reflect.ValueOf(list)
+				if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
+					return nil, fmt.Errorf("append: %T is not a list", list)
+				}
+				out = make([]any, 0, rv.Len()+len(items))
+				for i := 0; i < rv.Len(); i++ {
+					out = append(out, rv.Index(i).Interface())
+				}
+			}
+			return append(out, items...), nil
+		},
 		"section":  r.section,
 		"sections": r.sections,
 		"pages":    func(id string) ([]PageLink, error) { return r.pages(lang, id) },
@@ -102,11 +127,16 @@ func (r *Renderer) funcs(lang string) template.FuncMap {
 		"scripts":          func() template.HTML { return scriptsMarker },
 		"showAnnouncement": func(v any) (bool, error) { return r.showAnnouncement(lang, v) },
 		"dict":             dict,
-		"list":             func(v ...any) []any { return v },
-		"add":              func(a, b int) int { return a + b },
-		"sub":              func(a, b int) int { return a - b },
-		"mul":              func(a, b int) int { return a * b },
-		"mod":              func(a, b int) int { return a % b },
+		"list": func(v ...any) []any {
+			if v == nil {
+				return []any{} // an empty list, JSON [] in island props
+			}
+			return v
+		},
+		"add": func(a, b int) int { return a + b },
+		"sub": func(a, b int) int { return a - b },
+		"mul": func(a, b int) int { return a * b },
+		"mod": func(a, b int) int { return a % b },
 		"seq": func(n int) []int {
 			s := make([]int, n)
 			for i := range s {

@@ -51,8 +51,9 @@ type Options struct {
 
 // Renderer renders pages. Render is safe for concurrent use.
 type Renderer struct {
-	opts Options
-	sets map[string]map[string]*template.Template // lang -> layout -> template
+	opts  Options
+	sets  map[string]map[string]*template.Template // lang -> layout -> template
+	roots map[string]*template.Template            // lang -> base + partials + sections (for partial)
 
 	icons sync.Map // name -> template.HTML
 	dims  sync.Map // static path -> [2]int
@@ -79,7 +80,7 @@ type Result struct {
 
 // New parses the templates once per locale.
 func New(opts Options) (*Renderer, error) {
-	r := &Renderer{opts: opts, sets: map[string]map[string]*template.Template{}, dataFallback: map[[2]string]bool{}}
+	r := &Renderer{opts: opts, sets: map[string]map[string]*template.Template{}, roots: map[string]*template.Template{}, dataFallback: map[[2]string]bool{}}
 	base, shared, layouts, err := templateFiles(opts.FS)
 	if err != nil {
 		return nil, diag.New(diag.Pos{File: TemplatesDir}, "cannot read templates: %v", err)
@@ -90,11 +91,11 @@ func New(opts Options) (*Renderer, error) {
 	}
 	var errs diag.List
 	for i, l := range opts.Config.Locales {
-		set, e := parseSet(base, shared, layouts, r.funcs(l.Code))
+		root, set, e := parseSet(base, shared, layouts, r.funcs(l.Code))
 		if i == 0 {
 			errs.Merge(e) // the same files: report their errors once
 		}
-		r.sets[l.Code] = set
+		r.sets[l.Code], r.roots[l.Code] = set, root
 	}
 	return r, errs.Err()
 }

@@ -51,14 +51,14 @@ func templateFiles(fsys fs.FS) (base *source, shared, layouts []source, err erro
 	return base, shared, layouts, err
 }
 
-// parseSet parses the templates for one locale: a clone of base + shared per
-// layout, keyed by layout name.
-func parseSet(base *source, shared, layouts []source, funcs template.FuncMap) (map[string]*template.Template, diag.List) {
+// parseSet parses the templates for one locale: the root (base + shared) and
+// a clone of it per layout, keyed by layout name.
+func parseSet(base *source, shared, layouts []source, funcs template.FuncMap) (*template.Template, map[string]*template.Template, diag.List) {
 	var errs diag.List
 	root := template.New(base.name).Funcs(funcs)
 	if _, err := root.Parse(base.text); err != nil {
 		errs.Add(templateError(err))
-		return nil, errs
+		return nil, nil, errs
 	}
 	for _, s := range shared {
 		if _, err := root.New(s.name).Parse(s.text); err != nil {
@@ -66,7 +66,7 @@ func parseSet(base *source, shared, layouts []source, funcs template.FuncMap) (m
 		}
 	}
 	if len(errs) > 0 {
-		return nil, errs
+		return nil, nil, errs
 	}
 	out := map[string]*template.Template{}
 	for _, l := range layouts {
@@ -81,7 +81,7 @@ func parseSet(base *source, shared, layouts []source, funcs template.FuncMap) (m
 		}
 		out[strings.TrimSuffix(path.Base(l.name), ".html")] = t
 	}
-	return out, errs
+	return root, out, errs
 }
 
 var tmplErrRE = regexp.MustCompile(`template: ([^:\s]+\.html):(\d+)(?::(\d+))?: `)
