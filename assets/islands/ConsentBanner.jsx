@@ -35,7 +35,21 @@ export default function ConsentBanner({ title, textHtml, accept, reject, setting
       setVisible(true);
     };
     window.addEventListener('sg:consent-open', reopen);
-    return () => window.removeEventListener('sg:consent-open', reopen);
+    // Buttons marked data-consent-open (the footer's "Cookie settings") stay
+    // hidden without JavaScript; once the banner can open, they show and open it.
+    const openers = Array.from(document.querySelectorAll('[data-consent-open]'));
+    const onOpen = (e) => {
+      e.preventDefault();
+      reopen();
+    };
+    openers.forEach((b) => {
+      b.hidden = false;
+      b.addEventListener('click', onOpen);
+    });
+    return () => {
+      window.removeEventListener('sg:consent-open', reopen);
+      openers.forEach((b) => b.removeEventListener('click', onOpen));
+    };
   }, []);
 
   useEffect(() => {
