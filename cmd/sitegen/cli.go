@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"regexp"
+	"runtime/pprof"
 	"sort"
 	"strings"
 
@@ -105,12 +106,24 @@ func checkOpts(o *build.Options, args []string) error {
 
 func newBuild(stdout, stderr io.Writer) *cobra.Command {
 	var o build.Options
+	var cpuprofile string
 	cmd := &cobra.Command{
 		Use:   "build",
 		Short: "Build the site into the output directory",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOpts(&o, args); err != nil {
 				return err
+			}
+			if cpuprofile != "" {
+				f, err := os.Create(cpuprofile)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				if err := pprof.StartCPUProfile(f); err != nil {
+					return err
+				}
+				defer pprof.StopCPUProfile()
 			}
 			o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 			rep, err := build.Run(cmd.Context(), o)
@@ -123,6 +136,8 @@ func newBuild(stdout, stderr io.Writer) *cobra.Command {
 	}
 	buildFlags(cmd, &o)
 	cmd.Flags().StringVarP(&o.Out, "out", "o", "public", "output directory (replaced atomically)")
+	cmd.Flags().StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile of the build to this file")
+	cmd.Flags().MarkHidden("cpuprofile")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return cmd
 }

@@ -181,7 +181,7 @@ func Load(ctx context.Context, opts Options) (*Site, error) {
 		scripts = append(scripts, u)
 	}
 	ropts := render.Options{
-		FS: fsys, Config: cfg, Source: src, Plan: plan, Catalog: catalog, Markdown: markdown.New(),
+		FS: fsys, Config: cfg, Source: src, Plan: plan, Catalog: catalog, Markdown: markdown.New(markdown.Options{Highlight: cfg.Markdown.HighlightCode()}),
 		Assets: bundled.URLs, BuildHash: hash, BuildDate: date,
 		IconDir: "node_modules/lucide-static/icons", StaticDir: StaticDir, Scripts: scripts,
 	}

@@ -37,6 +37,15 @@ type Islands struct {
 	Library string `yaml:"library"`
 }
 
+// Markdown configures Markdown rendering.
+type Markdown struct {
+	// Highlight turns syntax highlighting of fenced code on (default) or off.
+	Highlight *bool `yaml:"highlight"`
+}
+
+// HighlightCode reports whether fenced code is highlighted.
+func (m Markdown) HighlightCode() bool { return m.Highlight == nil || *m.Highlight }
+
 // Config is site.yaml.
 type Config struct {
 	BaseURL     string            `yaml:"baseURL" sg:"required"`
@@ -45,6 +54,7 @@ type Config struct {
 	LegacyPaths map[string]string `yaml:"legacyPaths"`
 	Forms       map[string]Form   `yaml:"forms"`
 	Islands     Islands           `yaml:"islands"`
+	Markdown    Markdown          `yaml:"markdown"`
 
 	// Positions of the legacy path entries, for diagnostics.
 	LegacyPos map[string]diag.Pos `yaml:"-"`

@@ -34,16 +34,23 @@ type Converter struct {
 var resolverKey = parser.NewContextKey()
 var errsKey = parser.NewContextKey()
 
+// Options configure a converter.
+type Options struct {
+	// Highlight renders fenced code with chroma's CSS classes.
+	Highlight bool
+}
+
 // New returns a converter.
-func New() *Converter {
+func New(opts Options) *Converter {
+	exts := []goldmark.Extender{extension.GFM}
+	if opts.Highlight {
+		exts = append(exts, highlighting.NewHighlighting(
+			highlighting.WithFormatOptions(chromahtml.WithClasses(true)),
+			highlighting.WithGuessLanguage(false),
+		))
+	}
 	md := goldmark.New(
-		goldmark.WithExtensions(
-			extension.GFM,
-			highlighting.NewHighlighting(
-				highlighting.WithFormatOptions(chromahtml.WithClasses(true)),
-				highlighting.WithGuessLanguage(false),
-			),
-		),
+		goldmark.WithExtensions(exts...),
 		goldmark.WithParserOptions(
 			parser.WithAutoHeadingID(),
 			parser.WithASTTransformers(util.Prioritized(linkTransformer{}, 100)),

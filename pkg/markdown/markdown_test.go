@@ -9,7 +9,7 @@ import (
 )
 
 func TestBlock(t *testing.T) {
-	c := New()
+	c := New(Options{Highlight: true})
 	resolve := func(dest string) (string, error) {
 		if dest == "ref:ok" {
 			return "/pl/ok/", nil
@@ -49,5 +49,12 @@ func TestBlock(t *testing.T) {
 	inline, _ := c.Inline(Source{Text: []byte("**82%** pytań")}, resolve)
 	if inline != "<strong>82%</strong> pytań" {
 		t.Errorf("Inline = %q", inline)
+	}
+}
+
+func TestNoHighlight(t *testing.T) {
+	out, _ := New(Options{}).Block(Source{Text: []byte("```go\nfunc main() {}\n```")}, nil)
+	if want := `<pre><code class="language-go">func main() {}`; !strings.Contains(out, want) {
+		t.Errorf("got %q, want %q", out, want)
 	}
 }
