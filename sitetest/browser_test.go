@@ -1253,8 +1253,9 @@ func (s *browserSuite) testReportLink(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	shown := jsEval[bool](tb, `isVisible(document.getElementById(`+jsStr(item)+`)) &&
 	  document.getElementById(`+jsStr(props.Tabs[1].ID+"-tab")+`).getAttribute('aria-selected') === 'true'`)
-	knownBug(t, !shown, "ReportTabs.jsx selects a tab only when location.hash is a tab id; "+
-		"a link to a report (#"+item+") in another tab's panel leaves the first tab selected and the linked report hidden")
+	if !shown {
+		t.Errorf("a link to a report (#%s) in the second tab's panel must select that tab and show the report", item)
+	}
 	tb.checkNoErrors()
 }
 
@@ -1893,18 +1894,6 @@ func (s *browserSuite) testNoIslandCode(t *testing.T) {
 
 // ---------------------------------------------------------------------------
 // small helpers
-
-// knownBug handles a check that fails because of a reported bug in code this
-// test does not own: while it fails, the subtest is skipped with the
-// description (so the suite stays green); once it passes, the test fails so
-// that the marker is removed and the check becomes a plain assertion.
-func knownBug(t *testing.T, failing bool, bug string) {
-	t.Helper()
-	if failing {
-		t.Skip("KNOWN BUG: " + bug)
-	}
-	t.Errorf("fixed: %s; turn this knownBug into a plain assertion", bug)
-}
 
 // activeElement describes the focused element in a few words.
 const activeElement = `(() => { const a = document.activeElement; if (!a) return 'nothing';

@@ -9,10 +9,20 @@ import { cx, useEnhanced } from './lib/hooks.js';
 // in location.hash.
 const tabId = (id) => `${id}-tab`;
 
+// fromHash finds the tab the URL's #hash points at: the tab itself, or the
+// tab whose panel holds the element with that id (a link to one report).
 function fromHash(tabs) {
   if (typeof window === 'undefined') return null;
   const h = decodeURIComponent(window.location.hash.slice(1));
-  return tabs.some((t) => t.id === h) ? h : null;
+  if (!h) return null;
+  if (tabs.some((t) => t.id === h)) return { tab: h, target: null };
+  const el = document.getElementById(h);
+  if (!el) return null;
+  for (const t of tabs) {
+    const panel = document.getElementById(t.id);
+    if (panel && panel.contains(el)) return { tab: t.id, target: el };
+  }
+  return null;
 }
 
 export default function ReportTabs({ tabs = [], childrenHtml = '' }) {
@@ -20,12 +30,16 @@ export default function ReportTabs({ tabs = [], childrenHtml = '' }) {
   const [selected, setSelected] = useState(tabs.length ? tabs[0].id : null);
   const panelsRef = useRef(null);
   const tabRefs = useRef({});
+  const scrollTo = useRef(null);
 
-  // Select the tab named in the URL, and follow later hash changes.
+  // Select the tab named in the URL (or holding the element it names), and
+  // follow later hash changes.
   useEffect(() => {
     const sync = () => {
       const h = fromHash(tabs);
-      if (h) setSelected(h);
+      if (!h) return;
+      scrollTo.current = h.target;
+      setSelected(h.tab);
     };
     sync();
     window.addEventListener('hashchange', sync);
@@ -43,6 +57,11 @@ export default function ReportTabs({ tabs = [], childrenHtml = '' }) {
       panel.setAttribute('aria-labelledby', tabId(t.id));
       panel.setAttribute('tabindex', '0');
       panel.hidden = t.id !== selected;
+    }
+    // Hiding the other panels moved the linked element: bring it back into view.
+    if (scrollTo.current) {
+      scrollTo.current.scrollIntoView();
+      scrollTo.current = null;
     }
   }, [enhanced, selected, tabs]);
 
