@@ -842,14 +842,27 @@ func (s *browserSuite) testPages(t *testing.T) {
 				t.Errorf("subresource: %s", f)
 			}
 			tb.mu.Unlock()
-			// Island code: the loader and the chunks the page preloads, no other.
+			// Island code: the loader, the chunks the page preloads (islands
+			// that hydrate at once), the entry chunks of its own islands
+			// (visible and media ones load theirs when they hydrate) and the
+			// shared chunks those import; never another island's code.
 			allowed := map[string]bool{}
+			prefix := ""
 			for _, u := range append(append([]string{}, ssr.Preloads...), ssr.Scripts...) {
 				allowed[u] = true
+				if i := strings.LastIndex(u, "/"); strings.Contains(u, "/islands/") {
+					prefix = u[:i+1]
+				}
+			}
+			for _, is := range ssr.Islands {
+				if is.Chunk != "" {
+					allowed[prefix+is.Chunk] = true
+				}
 			}
 			for _, js := range tb.scripts() {
-				if !allowed[js] {
-					t.Errorf("requested %s, which is neither the page's loader nor one of its modulepreloads %v", js, ssr.Preloads)
+				shared := prefix != "" && strings.HasPrefix(js, prefix+"chunk-")
+				if !allowed[js] && !shared {
+					t.Errorf("requested %s, which is not the code of this page's islands %v", js, allowed)
 				}
 			}
 		}})

@@ -61,6 +61,9 @@ func TestIslandsInBuild(t *testing.T) {
 			t.Errorf("home lacks %q", want)
 		}
 	}
+	if strings.Contains(string(home), `rel="modulepreload" href="/_assets/islands/Hello-`) {
+		t.Errorf("a visible island's code must load when it hydrates, not be preloaded")
+	}
 	plain, _ := os.ReadFile(filepath.Join(out, "pl/plain/index.html"))
 	if strings.Contains(string(plain), "<script") {
 		t.Errorf("a page without islands loads scripts: %s", plain)

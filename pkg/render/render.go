@@ -183,7 +183,7 @@ const scriptsMarker = "<!--sitegen:scripts-->"
 
 // islandRE finds hydrated islands in rendered HTML: pkg/islands marks them
 // with data-chunk (islands with the "none" directive have none).
-var islandRE = regexp.MustCompile(`<sg-island data-island="([A-Za-z0-9_]+)"[^>]*\bdata-chunk=`)
+var islandRE = regexp.MustCompile(`<sg-island data-island="([A-Za-z0-9_]+)" data-directive="([a-z]+)"[^>]*\bdata-chunk=`)
 
 // Render renders one entry.
 func (r *Renderer) Render(ctx context.Context, e *route.Entry) (*Result, error) {
@@ -205,16 +205,22 @@ func (r *Renderer) Render(ctx context.Context, e *route.Entry) (*Result, error) 
 		return nil, PageError{Diagnostic: templateError(err), Page: pg.File}
 	}
 	out := buf.Bytes()
-	var hydrated []string
+	var hydrated, eager []string
 	seen := map[string]bool{}
 	for _, m := range islandRE.FindAllSubmatch(out, -1) {
-		if n := string(m[1]); !seen[n] {
+		n, directive := string(m[1]), string(m[2])
+		if !seen[n] {
 			seen[n] = true
 			hydrated = append(hydrated, n)
 		}
+		if (directive == "load" || directive == "idle") && !seen["eager:"+n] {
+			seen["eager:"+n] = true
+			eager = append(eager, n)
+		}
 	}
 	sort.Strings(hydrated)
-	out = bytes.Replace(out, []byte(scriptsMarker), []byte(r.scriptTags(hydrated)), 1)
+	sort.Strings(eager)
+	out = bytes.Replace(out, []byte(scriptsMarker), []byte(r.scriptTags(hydrated, eager)), 1)
 	return &Result{HTML: out, Main: mainHTML(out), Islands: hydrated}, nil
 }
 
@@ -237,13 +243,16 @@ func (r *Renderer) PageScripts(hydrated []string) []string {
 	return out
 }
 
-func (r *Renderer) scriptTags(hydrated []string) string {
+// scriptTags loads the runtime and the island loader, and preloads the code
+// of the islands that hydrate at once (load, idle); the code of visible and
+// media islands is fetched only when they hydrate.
+func (r *Renderer) scriptTags(hydrated, eager []string) string {
 	var b strings.Builder
 	for _, s := range r.opts.Scripts {
 		fmt.Fprintf(&b, `<script type="module" src="%s"></script>`, template.HTMLEscapeString(s))
 	}
 	if r.opts.Islands != nil && len(hydrated) > 0 {
-		for _, s := range r.opts.Islands.ModulePreloads(hydrated) {
+		for _, s := range r.opts.Islands.ModulePreloads(eager) {
 			fmt.Fprintf(&b, `<link rel="modulepreload" href="%s">`, template.HTMLEscapeString(s))
 		}
 		for _, s := range r.opts.Islands.Scripts(hydrated) {
