@@ -22,8 +22,8 @@ serve: bin/sitegen
 	./bin/sitegen serve --port $(PORT)
 
 vet:
-	test -z "$$(gofmt -l cmd pkg)" || { gofmt -l cmd pkg; exit 1; }
-	$(GO) vet ./cmd/... ./pkg/...
+	test -z "$$(gofmt -l cmd pkg sitetest bench)" || { gofmt -l cmd pkg sitetest bench; exit 1; }
+	$(GO) vet ./...
 
 # Browser tests run wherever Debian's chromium is installed (CI installs it);
 # in CI a missing chromium is a failure, not a skip.
