@@ -22,7 +22,7 @@ function validate(form, fields, consents, messages) {
     }
     if (f.type === 'email' && !EMAIL.test(v)) errors[f.name] = messages.email;
     else if (f.type === 'tel' && !PHONE.test(v)) errors[f.name] = messages.phone;
-    else if (f.maxLength && v.length > f.maxLength) errors[f.name] = messages.required;
+    else if (f.maxLength && v.length > f.maxLength) errors[f.name] = (messages.tooLong || messages.required).replace("{max}", String(f.maxLength));
   }
   for (const c of consents) {
     const el = form.elements.namedItem(c.name);
