@@ -68,6 +68,7 @@ type page struct {
 	text       strings.Builder
 	redirectTo string
 	lang       string
+	head       map[string]bool // "og:title", "twitter:card", "rel:manifest", "rel:icon", "keywords", ...
 }
 
 func parse(t *testing.T, file string) *page {
@@ -81,7 +82,7 @@ func parse(t *testing.T, file string) *page {
 	if err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}
-	p := &page{file: file, ids: map[string]bool{}}
+	p := &page{file: file, ids: map[string]bool{}, head: map[string]bool{}}
 	var walk func(n *html.Node, inHead, skipText bool)
 	walk = func(n *html.Node, inHead, skipText bool) {
 		if n.Type == html.ElementNode {
@@ -103,6 +104,11 @@ func parse(t *testing.T, file string) *page {
 					p.title = strings.TrimSpace(n.FirstChild.Data)
 				}
 			case "meta":
+				if k := attr["property"] + attr["name"]; k != "" && strings.TrimSpace(attr["content"]) != "" {
+					p.head[k] = true
+				} else if k != "" {
+					p.head["empty:"+k] = true
+				}
 				if attr["name"] == "description" {
 					p.desc = attr["content"]
 				}
@@ -122,6 +128,7 @@ func parse(t *testing.T, file string) *page {
 				case "canonical":
 					p.canonical = attr["href"]
 				}
+				p.head["rel:"+attr["rel"]] = true
 				if attr["rel"] != "alternate" && attr["rel"] != "canonical" {
 					p.links = append(p.links, attr["href"])
 				}
@@ -331,6 +338,14 @@ func TestEveryPage(t *testing.T) {
 		}
 		if p.lang != "pl" && p.lang != "en" {
 			t.Errorf("%s: html lang %q", name, p.lang)
+		}
+		if p.head["empty:keywords"] {
+			t.Errorf("%s: an empty meta keywords (emit it only when there are keywords)", name)
+		}
+		for _, k := range []string{"og:title", "og:description", "og:url", "og:image", "og:locale", "twitter:card", "rel:icon", "rel:manifest", "rel:stylesheet"} {
+			if !p.head[k] {
+				t.Errorf("%s: no %s in the head", name, k)
+			}
 		}
 		if m := placeholderRE.FindString(p.text.String()); m != "" {
 			t.Errorf("%s: placeholder text %q", name, m)
