@@ -1,8 +1,13 @@
 package main
 
 import (
+	"errors"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,10 +22,41 @@ func TestMain(m *testing.M) {
 
 // TestCLI runs the scripts in testdata/script: each is a small site and the
 // commands a user types, with their expected output and exit codes.
+//
+// A command expected to fail is written "exitcode N sitegen ...", never
+// "! exec sitegen ...": "! exec" accepts any non-zero exit, so it cannot tell
+// a content error (1) from a usage error (2). TestScriptsAssertExitCodes
+// enforces this for every script, including new ones.
 func TestCLI(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// exitcode N cmd args... runs cmd and fails unless it exits
+			// with exactly N; its stdout and stderr are kept for the
+			// stdout, stderr and cmp commands that follow.
+			"exitcode": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg {
+					ts.Fatalf("unsupported: ! exitcode (give the code you expect)")
+				}
+				if len(args) < 2 {
+					ts.Fatalf("usage: exitcode N command [args...]")
+				}
+				want, err := strconv.Atoi(args[0])
+				if err != nil || want < 0 {
+					ts.Fatalf("exitcode: %q is not an exit code", args[0])
+				}
+				got := 0
+				if err := ts.Exec(args[1], args[2:]...); err != nil {
+					var ee *exec.ExitError
+					if !errors.As(err, &ee) {
+						ts.Fatalf("exitcode: running %s: %v", args[1], err)
+					}
+					got = ee.ExitCode()
+				}
+				if got != want {
+					ts.Fatalf("%s exited with %d, want %d", strings.Join(args[1:], " "), got, want)
+				}
+			},
 			// waitout waits (at most 20 s) until the named background
 			// command has printed a line matching the pattern.
 			"waitout": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -37,4 +73,24 @@ func TestCLI(t *testing.T) {
 			},
 		},
 	})
+}
+
+// TestScriptsAssertExitCodes: no script checks a failing sitegen with
+// "! exec", which would pass on any non-zero exit code.
+func TestScriptsAssertExitCodes(t *testing.T) {
+	scripts, _ := filepath.Glob("testdata/script/*.txtar")
+	if len(scripts) == 0 {
+		t.Fatal("no scripts")
+	}
+	bang := regexp.MustCompile(`(?m)^\s*!\s*exec\s+sitegen\b.*$`)
+	for _, s := range scripts {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		script, _, _ := strings.Cut(string(b), "\n-- ") // the commands, not the archived files
+		for _, line := range bang.FindAllString(script, -1) {
+			t.Errorf("%s: %q accepts any non-zero exit; write \"exitcode N sitegen ...\" (1 content error, 2 usage error)", filepath.Base(s), strings.TrimSpace(line))
+		}
+	}
 }
