@@ -48,9 +48,15 @@ func buildFixture(t *testing.T, src, out string) *Report {
 
 // TestGolden builds the fixture site and compares every output file with
 // testdata/golden (go test ./pkg/build -run Golden -update rewrites them).
+// A second pass builds the golden's inputs again into a fresh folder and
+// must give the same bytes, like gofmt's idempotence check: with -update it
+// proves the goldens just written are what the build always gives, not one
+// run's accident (an unstable order, a clock, a temporary path).
 func TestGolden(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "site")
+	copyTree(t, fixture, src)
 	out := filepath.Join(t.TempDir(), "public")
-	rep := buildFixture(t, fixture, out)
+	rep := buildFixture(t, src, out)
 	got := readTree(t, out)
 	golden := "../../testdata/golden/basic"
 	if *update {
@@ -64,22 +70,32 @@ func TestGolden(t *testing.T) {
 		}
 	}
 	want := readTree(t, golden)
+	compareTree(t, "first pass", got, want)
+	if rep.Pages["pl"] != 5 || rep.Pages["en"] != 5 || rep.Pages["de"] != 5 {
+		t.Errorf("pages per locale = %v", rep.Pages)
+	}
+
+	again := filepath.Join(t.TempDir(), "public")
+	buildFixture(t, src, again)
+	compareTree(t, "second pass", readTree(t, again), want)
+}
+
+// compareTree reports every file that is missing, extra or different in got.
+func compareTree(t *testing.T, pass string, got, want map[string][]byte) {
+	t.Helper()
 	for name := range want {
 		if _, ok := got[name]; !ok {
-			t.Errorf("missing output file %s", name)
+			t.Errorf("%s: missing output file %s", pass, name)
 		}
 	}
 	for name, b := range got {
 		w, ok := want[name]
 		switch {
 		case !ok:
-			t.Errorf("unexpected output file %s", name)
+			t.Errorf("%s: unexpected output file %s", pass, name)
 		case !bytes.Equal(b, w):
-			t.Errorf("%s differs from golden (run with -update if intended):\n got: %.400s\nwant: %.400s", name, b, w)
+			t.Errorf("%s: %s differs from golden (run with -update if intended):\n got: %.400s\nwant: %.400s", pass, name, b, w)
 		}
-	}
-	if rep.Pages["pl"] != 5 || rep.Pages["en"] != 5 || rep.Pages["de"] != 5 {
-		t.Errorf("pages per locale = %v", rep.Pages)
 	}
 }
 

@@ -81,16 +81,19 @@ func TestGolden(t *testing.T) {
 				if err != nil && !errors.Is(err, os.ErrNotExist) {
 					t.Fatal(err)
 				}
-				html, hydrated, err := b.Render(ctx, name, props, "visible", strings.TrimSpace(string(children)))
-				if err != nil {
-					t.Fatal(err)
+				render := func() string {
+					html, hydrated, err := b.Render(ctx, name, props, "visible", strings.TrimSpace(string(children)))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !hydrated {
+						t.Fatal("visible island not hydrated")
+					}
+					// The chunk hash changes with any island's code: keep goldens stable.
+					got := regexp.MustCompile(`data-chunk="[A-Za-z]+-[A-Z0-9]+\.js"`).ReplaceAllString(html, `data-chunk="`+name+`-HASH.js"`)
+					return strings.ReplaceAll(got, "><", ">\n<") + "\n"
 				}
-				if !hydrated {
-					t.Fatal("visible island not hydrated")
-				}
-				// The chunk hash changes with any island's code: keep goldens stable.
-				got := regexp.MustCompile(`data-chunk="[A-Za-z]+-[A-Z0-9]+\.js"`).ReplaceAllString(html, `data-chunk="`+name+`-HASH.js"`)
-				got = strings.ReplaceAll(got, "><", ">\n<") + "\n"
+				got := render()
 				golden := filepath.Join("testdata", name+"."+lang+".golden")
 				if *update {
 					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
@@ -103,6 +106,12 @@ func TestGolden(t *testing.T) {
 				}
 				if got != string(want) {
 					t.Errorf("%s differs from golden (-update to accept):\n%s", golden, got)
+				}
+				// Second pass, like gofmt's idempotence check: rendering the
+				// golden's inputs again gives the same bytes, so -update
+				// cannot accept one run's accident.
+				if again := render(); again != string(want) {
+					t.Errorf("%s: a second render differs from the golden:\n%s", golden, again)
 				}
 			})
 		}
