@@ -53,8 +53,7 @@ func buildFixture(t *testing.T, src, out string) *Report {
 // proves the goldens just written are what the build always gives, not one
 // run's accident (an unstable order, a clock, a temporary path).
 func TestGolden(t *testing.T) {
-	src := filepath.Join(t.TempDir(), "site")
-	copyTree(t, fixture, src)
+	src := fixtureCopy(t)
 	out := filepath.Join(t.TempDir(), "public")
 	rep := buildFixture(t, src, out)
 	got := readTree(t, out)
@@ -103,7 +102,7 @@ func compareTree(t *testing.T, pass string, got, want map[string][]byte) {
 // pages exist, have their own hreflang and fall back to Polish where missing.
 func TestThreeLocales(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "public")
-	rep := buildFixture(t, fixture, out)
+	rep := buildFixture(t, fixtureCopy(t), out)
 	de, err := os.ReadFile(filepath.Join(out, "de/index.html"))
 	if err != nil {
 		t.Fatal(err)
@@ -136,8 +135,9 @@ func TestThreeLocales(t *testing.T) {
 
 // TestDeterministic builds twice into different folders: byte-identical.
 func TestDeterministic(t *testing.T) {
-	a := readTree(t, func() string { d := filepath.Join(t.TempDir(), "a"); buildFixture(t, fixture, d); return d }())
-	b := readTree(t, func() string { d := filepath.Join(t.TempDir(), "b"); buildFixture(t, fixture, d); return d }())
+	src := fixtureCopy(t)
+	a := readTree(t, func() string { d := filepath.Join(t.TempDir(), "a"); buildFixture(t, src, d); return d }())
+	b := readTree(t, func() string { d := filepath.Join(t.TempDir(), "b"); buildFixture(t, src, d); return d }())
 	if len(a) != len(b) {
 		t.Fatalf("%d files vs %d files", len(a), len(b))
 	}
@@ -146,6 +146,16 @@ func TestDeterministic(t *testing.T) {
 			t.Errorf("%s differs between two builds", name)
 		}
 	}
+}
+
+// fixtureCopy copies the fixture site into a temporary folder: tests build
+// from the copy and into temporary folders, so nothing a build does (or a
+// broken --out guard) can touch the fixture in the repository.
+func fixtureCopy(t *testing.T) string {
+	t.Helper()
+	src := filepath.Join(t.TempDir(), "site")
+	copyTree(t, fixture, src)
+	return src
 }
 
 // copyTree copies a fixture site so a test can change it.
