@@ -243,10 +243,19 @@ type tabOptions struct {
 // hydrationRecorder runs before any page script: it snapshots every island
 // the moment the loader marks it data-hydrated (a MutationObserver callback,
 // a microtask after mount: before any effect of the island runs), so the DOM
-// the hydration render left can be compared with the server render.
+// the hydration render left can be compared with the server render. It also
+// records, as they happen, every fetch the page makes and every sg:consent
+// event, so a test can wait for them (or check they did not happen) without
+// sleeping.
 const hydrationRecorder = `(() => {
-  const rec = { hydrated: [] };
+  const rec = { hydrated: [], fetches: [], consent: [] };
   Object.defineProperty(window, '__sgTest', { value: rec });
+  const fetch0 = window.fetch;
+  window.fetch = function (input, init) {
+    rec.fetches.push(String(input && input.url ? input.url : input));
+    return fetch0.apply(this, arguments);
+  };
+  window.addEventListener('sg:consent', (e) => rec.consent.push(e.detail || {}));
   const seen = new WeakSet();
   new MutationObserver((records) => {
     for (const r of records) {
@@ -478,13 +487,35 @@ func (tb *tab) poll(expr string, d time.Duration) error {
 	}
 }
 
-// stays checks that the expression keeps its value for d.
+// afterEffects is a promise that resolves once the page has rendered two
+// more frames and run the timers queued before them. Preact runs effects in a
+// timeout queued at the frame after a render, so by then every effect of what
+// has rendered so far has run (and logged, and re-rendered).
+const afterEffects = `new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() =>
+  setTimeout(() => setTimeout(() => resolve(true))))))`
+
+// afterEffects waits until the effects of everything rendered so far ran.
+func (tb *tab) afterEffects() {
+	tb.t.Helper()
+	jsEval[bool](tb, afterEffects)
+}
+
+// stays reads the expression once pending effects have run, lets the page's
+// own clock run d, and reads it again. The wait is a timer of the page,
+// queued after the page's own timers: any timer of the page due within d
+// (an interval that should have been cleared) fires, and its re-render and
+// effects run, before the second read. No wall-clock race: on a slow machine
+// the page's timers are late too, but still in order.
 func (tb *tab) stays(expr string, d time.Duration) (before, after string) {
 	tb.t.Helper()
-	before = jsEval[string](tb, "String("+expr+")")
-	time.Sleep(d)
-	after = jsEval[string](tb, "String("+expr+")")
-	return before, after
+	r := jsEval[[]string](tb, fmt.Sprintf(`(async () => {
+  await %[1]s;
+  const before = String(%[2]s);
+  await new Promise((resolve) => setTimeout(resolve, %[3]d));
+  await %[1]s;
+  return [before, String(%[2]s)];
+})()`, afterEffects, expr, d.Milliseconds()))
+	return r[0], r[1]
 }
 
 // settleScroll resolves once the page has not scrolled for three frames (the
@@ -833,7 +864,7 @@ func (s *browserSuite) testPages(t *testing.T) {
 			if missing := jsEval[[]string](tb, hydrateAll); len(missing) > 0 {
 				t.Errorf("visible islands not hydrated after scrolling them into view: %v", missing)
 			}
-			time.Sleep(300 * time.Millisecond) // effects and anything they log
+			tb.afterEffects() // effects, and anything they log
 			st := jsEval[pageState](tb, readPageState)
 			checkHydration(t, ssr, st)
 			tb.checkNoErrors()
@@ -971,13 +1002,29 @@ func (s *browserSuite) testDirectives(t *testing.T) {
 		if !below {
 			t.Fatal("precondition: #demo-form is not far below the fold of /pl/o-nas/kontakt/ at 1280x800")
 		}
-		// Give the eager islands time: the ConsentBanner (idle) hydrating is
-		// the sign that the loader ran.
-		tb.waitJS(`document.querySelector('sg-island[data-island="ConsentBanner"][data-hydrated]')`, 4*time.Second, "ConsentBanner (idle) to hydrate")
-		time.Sleep(400 * time.Millisecond)
+		// Wait for the moment a wrong loader would hydrate it: its
+		// IntersectionObserver has reported the form out of view (the loader
+		// marks data-sg-waiting="visible" then), and the idle ConsentBanner
+		// has hydrated.
 		form := `sg-island[data-island="DemoForm"]`
-		if jsEval[bool](tb, `document.querySelector('`+form+`').hasAttribute('data-hydrated') || document.getElementById('demo-form').noValidate`) {
+		notHydrated := `!document.querySelector('` + form + `').hasAttribute('data-hydrated') && !document.getElementById('demo-form').noValidate`
+		tb.waitJS(`document.querySelector('`+form+`[data-sg-waiting="visible"]') || !(`+notHydrated+`)`, 4*time.Second, "the loader to see DemoForm out of view")
+		tb.waitJS(`document.querySelector('sg-island[data-island="ConsentBanner"][data-hydrated]')`, 4*time.Second, "ConsentBanner (idle) to hydrate")
+		tb.afterEffects()
+		if !jsEval[bool](tb, notHydrated) {
 			t.Fatal("DemoForm (visible) hydrated before it was scrolled into view")
+		}
+		// Then scroll another visible island (RotatingText) into view and
+		// wait for it to hydrate: the observers have seen the new scroll
+		// position, and the form, still out of view, must not follow.
+		tb.do(chromedp.ScrollIntoView(chromedp.CSS(".rotating-text")))
+		tb.waitJS(`document.querySelector('sg-island[data-island="RotatingText"][data-hydrated]')`, 4*time.Second, "RotatingText (visible) to hydrate once scrolled into view")
+		if !jsEval[bool](tb, `document.getElementById('demo-form').getBoundingClientRect().top > innerHeight + 200`) {
+			t.Fatal("precondition: with RotatingText in view, #demo-form is not out of view (beyond the loader's 200px margin)")
+		}
+		tb.afterEffects()
+		if !jsEval[bool](tb, notHydrated) {
+			t.Fatal("DemoForm (visible) hydrated with another island when it was still out of view")
 		}
 		tb.do(chromedp.ScrollIntoView(chromedp.CSS("#demo-form")))
 		tb.waitJS(`document.querySelector('`+form+`[data-hydrated]')`, 3*time.Second, "DemoForm to hydrate once scrolled into view")
@@ -998,8 +1045,12 @@ func (s *browserSuite) testDirectives(t *testing.T) {
 
 		desk := s.newTab(t, tabOptions{width: desktopWidth})
 		desk.navigate("/pl/", 200)
+		// The moment a wrong loader would hydrate it: the loader has
+		// evaluated the media query (data-sg-waiting="media") and the eager
+		// islands have hydrated.
+		desk.waitJS(`document.querySelector('`+menu+`[data-sg-waiting="media"]') || document.querySelector('`+menu+`[data-hydrated]')`, 4*time.Second, "the loader to evaluate MobileMenu's media query at 1280px")
 		desk.waitJS(`document.querySelector('sg-island[data-island="ConsentBanner"][data-hydrated]')`, 4*time.Second, "ConsentBanner (idle) to hydrate")
-		time.Sleep(400 * time.Millisecond)
+		desk.afterEffects()
 		if jsEval[bool](desk, `document.querySelector('`+menu+`').hasAttribute('data-hydrated') || document.querySelector('.mobile-menu__toggle').hasAttribute('aria-expanded')`) {
 			t.Error("MobileMenu hydrated at 1280px")
 		}
@@ -1133,8 +1184,8 @@ func (s *browserSuite) testNone(t *testing.T) {
 	if jsEval[bool](tb, demo+`.nextElementSibling !== null && `+demo+`.nextElementSibling.matches('script[data-sg-props]')`) {
 		t.Error("a none island has a props script")
 	}
-	tb.waitJS(`document.querySelector('sg-island[data-island="ConsentBanner"][data-hydrated]')`, 3*time.Second, "the load island next to the none island to hydrate")
-	time.Sleep(400 * time.Millisecond)
+	tb.waitJS(`window.__sgIslandScans >= 1 && document.querySelector('sg-island[data-island="ConsentBanner"][data-hydrated]')`, 3*time.Second, "the loader to scan the page and the load island next to the none island to hydrate")
+	tb.afterEffects()
 	if jsEval[bool](tb, demo+`.hasAttribute('data-hydrated') || document.getElementById('demo-form').noValidate`) {
 		t.Error("the none DemoForm was hydrated next to a load island")
 	}
@@ -1263,10 +1314,9 @@ func (s *browserSuite) testReportLink(t *testing.T) {
 	tb.do(chromedp.Navigate("about:blank"))
 	tb.navigate(p+"#"+url.PathEscape(item), 200)
 	tb.waitJS(`document.querySelector('.report-tabs--enhanced [role=tab]')`, 4*time.Second, "ReportTabs to hydrate")
-	time.Sleep(200 * time.Millisecond)
-	shown := jsEval[bool](tb, `isVisible(document.getElementById(`+jsStr(item)+`)) &&
-	  document.getElementById(`+jsStr(props.Tabs[1].ID+"-tab")+`).getAttribute('aria-selected') === 'true'`)
-	if !shown {
+	shown := `isVisible(document.getElementById(` + jsStr(item) + `)) &&
+	  document.getElementById(` + jsStr(props.Tabs[1].ID+"-tab") + `).getAttribute('aria-selected') === 'true'`
+	if err := tb.poll(shown, 2*time.Second); err != nil {
 		t.Errorf("a link to a report (#%s) in the second tab's panel must select that tab and show the report", item)
 	}
 	tb.checkNoErrors()
@@ -1290,7 +1340,6 @@ func (s *browserSuite) testRotatingText(t *testing.T, reduced bool) {
 	tb.waitJS(`document.querySelector('sg-island[data-island="RotatingText"][data-hydrated]')`, 4*time.Second, "RotatingText to hydrate")
 	item := `document.querySelector('.rotating-text__item').textContent`
 	if reduced {
-		time.Sleep(300 * time.Millisecond) // effects
 		before, after := tb.stays(item, delay+700*time.Millisecond)
 		if before != after {
 			t.Errorf("with prefers-reduced-motion: reduce the text rotated from %q to %q", before, after)
@@ -1358,12 +1407,23 @@ func (s *browserSuite) testDemoForm(t *testing.T, p, lang string) {
 
 	// Empty submit: localized errors, aria-invalid, focus on the first
 	// invalid field, no request, no navigation.
-	jsEval[bool](tb, `(window.__sgStay = true)`)
+	// A listener on window sees the submit event after the form's own
+	// handler: whether the default (a POST navigation) was prevented is
+	// settled then, and a fetch the handler makes has been recorded.
+	jsEval[bool](tb, `(window.__sgStay = true, window.__sgSubmits = [], window.addEventListener('submit', (e) => window.__sgSubmits.push(e.defaultPrevented)), true)`)
+	fetchesBefore := jsEval[int](tb, `window.__sgTest.fetches.length`)
 	tb.click(".demo-form__submit")
-	tb.waitJS(`document.querySelector('.demo-form__error')`, 2*time.Second, "error messages after an empty submit")
-	time.Sleep(300 * time.Millisecond)
+	tb.waitJS(`window.__sgStay !== true || window.__sgSubmits.length > 0`, 2*time.Second, "the submit event")
 	if !jsEval[bool](tb, `window.__sgStay === true && location.pathname === `+jsStr(p)) {
 		t.Fatal("an empty submit navigated away")
+	}
+	if !jsEval[bool](tb, `window.__sgSubmits.length === 1 && window.__sgSubmits[0] === true`) {
+		t.Fatal("an empty submit did not prevent the form's default submission (a POST navigation)")
+	}
+	tb.waitJS(`document.querySelector('.demo-form__error')`, 2*time.Second, "error messages after an empty submit")
+	tb.afterEffects()
+	if f := jsEval[[]string](tb, `window.__sgTest.fetches.slice(`+fmt.Sprint(fetchesBefore)+`)`); len(f) > 0 {
+		t.Errorf("an empty submit fetched %v", f)
 	}
 	if n := s.postCount(lang); n != postsBefore {
 		t.Errorf("an empty submit sent %d request(s) to %s", n-postsBefore, demoEndpoint)
@@ -1439,17 +1499,7 @@ func (s *browserSuite) testDemoForm(t *testing.T, p, lang string) {
 	}
 	tb.waitJS(`!document.querySelector('.demo-form__error')`, 2*time.Second, "the error messages to clear once the fields are valid")
 	tb.click(".demo-form__submit")
-	deadline := time.Now().Add(5 * time.Second)
-	var at string
-	for time.Now().Before(deadline) {
-		v, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string](`location.pathname + '|' + document.readyState`))
-		if err == nil && v == props.ThanksURL+"|complete" {
-			at = props.ThanksURL
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if at == "" {
+	if err := tb.poll(`location.pathname === `+jsStr(props.ThanksURL)+` && document.readyState === 'complete'`, 5*time.Second); err != nil {
 		t.Fatalf("after a valid submit the browser did not reach the thank-you page %s", props.ThanksURL)
 	}
 	var got []demoPost
@@ -1609,7 +1659,10 @@ func (s *browserSuite) testConsentBanner(t *testing.T, p, button, want string) {
 	}
 	tb.do(chromedp.Reload())
 	tb.waitJS(`document.querySelector('sg-island[data-island="ConsentBanner"][data-hydrated]')`, 4*time.Second, "ConsentBanner to hydrate after the reload")
-	time.Sleep(300 * time.Millisecond)
+	// The banner's mount effect either shows it or announces the stored
+	// choice (sg:consent with stored: true): wait for that decision.
+	tb.waitJS(`window.__sgTest.consent.some((d) => d.stored === true) || !document.querySelector('.consent-banner').hidden`, 4*time.Second, "the banner to read the stored choice after the reload")
+	tb.afterEffects()
 	if jsEval[bool](tb, shown) {
 		t.Error("the banner shows again after a reload although a choice is stored")
 	}
@@ -1813,7 +1866,15 @@ func (s *browserSuite) testNoJavaScript(t *testing.T) {
 // checkScriptsOff makes sure the page's scripts really did not run.
 func (s *browserSuite) checkScriptsOff(t *testing.T, tb *tab) {
 	t.Helper()
-	time.Sleep(300 * time.Millisecond)
+	// Module scripts run before DOMContentLoaded, so once the document is
+	// complete the island loader would have scanned the page.
+	tb.waitJS(`document.readyState === 'complete'`, 5*time.Second, "the page to load")
+	if !jsEval[bool](tb, `!!document.querySelector('script[type=module][src*="/islands/"]')`) {
+		t.Fatal("precondition: the page has no island loader or hydrated island whose scripts could run")
+	}
+	if jsEval[bool](tb, `window.__sgIslandScans !== undefined`) {
+		t.Fatal("scripts ran although disabled: the island loader scanned the page")
+	}
 	if n := jsEval[int](tb, `document.querySelectorAll('sg-island[data-hydrated]').length`); n != 0 {
 		t.Fatalf("scripts ran although disabled: %d islands hydrated", n)
 	}
@@ -1876,7 +1937,9 @@ func (s *browserSuite) testNoIslandCode(t *testing.T) {
 			if err != nil || resp == nil {
 				t.Fatalf("navigating to %s: %v", p, err)
 			}
-			time.Sleep(500 * time.Millisecond)
+			// Scripts and modulepreloads in the document are requested while
+			// it is parsed, before it is complete.
+			tb.waitJS(`document.readyState === 'complete'`, 5*time.Second, "%s to load", p)
 			if js := tb.scripts(); len(js) > 0 {
 				t.Errorf("%s has no hydrated island but requested %v", p, js)
 			}
@@ -1891,7 +1954,7 @@ func (s *browserSuite) testNoIslandCode(t *testing.T) {
 		s.noneFixture(t)
 		tb := s.newTab(t, tabOptions{})
 		tb.navigate("/_test/none/only/", 200)
-		time.Sleep(500 * time.Millisecond)
+		tb.waitJS(`document.readyState === 'complete'`, 5*time.Second, "the none-only page to load")
 		if js := tb.scripts(); len(js) > 0 {
 			t.Errorf("a page without hydrated islands requested JavaScript: %v", js)
 		}

@@ -1,6 +1,13 @@
 // sitegen island loader: finds <sg-island> wrappers, reads their props and
 // hydrates each one per its directive. The library-specific `mount` is
 // prepended by the Go build (see build.go).
+//
+// What it decided is visible on the wrapper, so a test can wait for the
+// moment an island would have hydrated instead of sleeping:
+// data-sg-waiting="visible" once the loader has been told the island is out
+// of view, data-sg-waiting="media" once its media query did not match,
+// data-hydrated once it is mounted; window.__sgIslandScans counts the scans
+// (so a test knows the loader ran, or with scripts disabled that it did not).
 const CHUNK = /^[\w-]+\.js$/;
 const started = new WeakSet();
 
@@ -22,6 +29,7 @@ function readProps(el) {
 function start(el) {
   if (started.has(el)) return;
   started.add(el);
+  el.removeAttribute('data-sg-waiting');
   const chunk = el.getAttribute('data-chunk');
   if (!chunk || !CHUNK.test(chunk)) return;
   import(new URL('./' + chunk, import.meta.url).href)
@@ -52,6 +60,8 @@ function schedule(el) {
           if (entries.some((e) => e.isIntersecting)) {
             io.disconnect();
             run();
+          } else if (!started.has(el)) {
+            el.setAttribute('data-sg-waiting', 'visible');
           }
         },
         { rootMargin: '200px' },
@@ -62,6 +72,7 @@ function schedule(el) {
     case 'media': {
       const mq = window.matchMedia(el.getAttribute('data-media') || 'all');
       if (mq.matches) return run();
+      el.setAttribute('data-sg-waiting', 'media');
       const onChange = (e) => {
         if (e.matches) {
           mq.removeEventListener('change', onChange);
@@ -77,6 +88,7 @@ function schedule(el) {
 
 function scan() {
   document.querySelectorAll('sg-island[data-chunk]').forEach(schedule);
+  window.__sgIslandScans = (window.__sgIslandScans || 0) + 1;
 }
 
 scan();
