@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -105,8 +106,14 @@ func browserHydration(t *testing.T, b *Bundle) {
 	cctx, cancel = context.WithTimeout(cctx, 60*time.Second)
 	defer cancel()
 	var errs []string
+	thanks := make(chan struct{})
+	var thanksOnce sync.Once
 	if err := chromedp.Listen(cctx, func(ev any) {
 		switch e := ev.(type) {
+		case *cdppage.EventFrameNavigated:
+			if e.Frame != nil && e.Frame.ParentID == "" && strings.HasSuffix(e.Frame.URL, "/pl/podziekowanie/") {
+				thanksOnce.Do(func() { close(thanks) })
+			}
 		case *runtime.EventExceptionThrown:
 			mu.Lock()
 			errs = append(errs, e.ExceptionDetails.Text)
@@ -158,12 +165,11 @@ func browserHydration(t *testing.T, b *Bundle) {
 	if _, err := chromedp.Run(cctx, chromedp.Evaluate[bool](submitScenario)); err != nil {
 		t.Fatal(err)
 	}
-	var path string
-	for i := 0; i < 50 && path != "/pl/podziekowanie/"; i++ {
-		time.Sleep(100 * time.Millisecond)
-		path, _ = chromedp.Run(cctx, chromedp.Evaluate[string](`location.pathname`))
-	}
-	if path != "/pl/podziekowanie/" {
+	// Wait for the navigation the submit should cause (bounded by cctx).
+	select {
+	case <-thanks:
+	case <-cctx.Done():
+		path, _ := chromedp.Run(context.WithoutCancel(cctx), chromedp.Evaluate[string](`location.pathname`))
 		t.Errorf("after submit at %q, want the thanks page", path)
 	}
 	mu.Lock()
@@ -176,11 +182,23 @@ func browserHydration(t *testing.T, b *Bundle) {
 	}
 }
 
+// browserScenario drives every island and reports what it saw. It never
+// sleeps for a fixed time: after each step it waits for the condition the
+// step should bring about (until), or for the effects of what rendered to
+// have run (settle: two frames and the timers queued before them; preact
+// runs effects in a timeout after the next frame). A condition that never
+// comes leaves its value wrong in the report, so the test fails on it.
 const browserScenario = `(async () => {
-  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const settle = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => setTimeout(res)))));
+  const until = async (cond) => { for (let i = 0; i < 300 && !cond(); i++) await settle(); };
   const r = {};
-  for (let i = 0; i < 100 && document.querySelectorAll('sg-island[data-hydrated]').length < 6; i++) await sleep(50);
-  await sleep(100);
+  // Hydrated, then enhanced: each island's sign that its mount effects ran
+  // (React schedules them later than Preact).
+  await until(() => document.querySelectorAll('sg-island[data-hydrated]').length >= 6 &&
+    document.querySelector('.report-tabs--enhanced') && document.querySelector('.jobs-list__details') &&
+    document.getElementById('demo-form').noValidate && document.querySelector('.rotating-text__toggle') &&
+    document.querySelector('.mobile-menu__toggle[aria-expanded]') && !document.querySelector('.consent-banner').hidden);
+  await settle();
   r.hydrated = document.querySelectorAll('sg-island[data-hydrated]').length;
   r.tabs = document.querySelectorAll('.report-tabs [role=tab]').length;
   const espi = document.getElementById('raporty-espi');
@@ -188,31 +206,38 @@ const browserScenario = `(async () => {
   const first = document.getElementById('raporty-ebi-tab');
   first.focus();
   first.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
-  await sleep(50);
+  await settle();
   r.afterArrow = document.activeElement.id + '|' + espi.hidden;
   r.bannerShown = !document.querySelector('.consent-banner').hidden;
   window.addEventListener('sg:consent', (e) => { r.consentEvent = e.detail.choice; });
   document.querySelector('.consent-banner__button--accept').click();
-  await sleep(50);
+  await until(() => r.consentEvent !== undefined);
   r.consent = localStorage.getItem('sg-consent');
+  const hashBefore = location.hash;
   document.querySelector('.jobs-list__details').click();
-  await sleep(50);
+  await until(() => location.hash !== hashBefore);
+  await settle();
   r.jobHash = location.hash;
   r.jobFocus = document.activeElement.textContent;
+  const jobHash = location.hash;
   document.querySelector('.jobs-list__back-link').click();
-  await sleep(200);
+  await until(() => location.hash !== jobHash);
+  await settle();
   r.jobBack = location.hash + '|' + document.querySelectorAll('.jobs-list__item').length;
   document.querySelector('.demo-form__submit').click();
-  await sleep(50);
+  await until(() => document.getElementById('demo-form-name').getAttribute('aria-invalid') !== null);
+  await settle();
   const name = document.getElementById('demo-form-name');
   r.invalid = name.getAttribute('aria-invalid') + '|' + name.getAttribute('aria-describedby');
   r.focused = document.activeElement.id;
   r.status = document.querySelector('.demo-form__status').textContent;
   const menu = document.querySelector('details.mobile-menu');
   menu.open = true;
-  await sleep(50);
+  await until(() => menu.open);
+  await settle();
   document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
-  await sleep(50);
+  await until(() => !menu.open);
+  await settle();
   r.menuEscape = menu.open + '|' + (document.activeElement.classList.contains('mobile-menu__toggle') ? 'toggle' : document.activeElement.id);
   const pause = document.querySelector('.rotating-text__toggle');
   r.rotatingPause = !!pause && pause.textContent === 'Zatrzymaj animację';
