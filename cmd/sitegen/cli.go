@@ -11,12 +11,14 @@ import (
 	"runtime/pprof"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"sitegen/pkg/build"
 	"sitegen/pkg/config"
 	"sitegen/pkg/diag"
+	"sitegen/pkg/output"
 	"sitegen/pkg/serve"
 )
 
@@ -24,8 +26,13 @@ import (
 const (
 	exitOK      = 0
 	exitContent = 1 // the site has errors
-	exitUsage   = 2 // the command line is wrong
+	exitUsage   = 2 // the command line is wrong (also: an --out the build refuses to replace)
+	exitStopped = 130 // interrupted by Ctrl+C or SIGTERM; the previous output is unchanged
 )
+
+// stopGrace is how long an interrupted build may take to wind down before
+// the command returns anyway; leftovers are cleaned by the next build.
+const stopGrace = time.Second
 
 type usageError struct{ error }
 
@@ -42,6 +49,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case errors.As(err, new(usageError)):
 		fmt.Fprintf(stderr, "sitegen: %v\nRun 'sitegen --help' for usage.\n", err)
 		return exitUsage
+	case errors.As(err, new(*output.RefusedError)):
+		fmt.Fprintf(stderr, "sitegen: %v\n", err)
+		return exitUsage
+	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+		fmt.Fprintln(stderr, "sitegen: interrupted; the previous output is unchanged")
+		return exitStopped
 	default:
 		printErr(stderr, err)
 		return exitContent
@@ -126,7 +139,7 @@ func newBuild(stdout, stderr io.Writer) *cobra.Command {
 				defer pprof.StopCPUProfile()
 			}
 			o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-			rep, err := build.Run(cmd.Context(), o)
+			rep, err := runStoppable(cmd.Context(), o)
 			if err != nil {
 				return err
 			}
@@ -140,6 +153,35 @@ func newBuild(stdout, stderr io.Writer) *cobra.Command {
 	cmd.Flags().MarkHidden("cpuprofile")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return cmd
+}
+
+// runStoppable runs a build that Ctrl+C or SIGTERM (ctx) stops within
+// stopGrace: the build checks ctx throughout and leaves the previous output
+// as it was; should a step not notice in time, the command returns anyway
+// and the next build removes the temporary tree.
+func runStoppable(ctx context.Context, o build.Options) (*build.Report, error) {
+	type result struct {
+		rep *build.Report
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		rep, err := build.Run(ctx, o)
+		done <- result{rep, err}
+	}()
+	select {
+	case r := <-done:
+		return r.rep, r.err
+	case <-ctx.Done():
+	}
+	select {
+	case r := <-done:
+		if r.err == nil {
+			return r.rep, nil // finished (and committed) just as the signal came
+		}
+	case <-time.After(stopGrace):
+	}
+	return nil, ctx.Err()
 }
 
 func printReport(w io.Writer, rep *build.Report) {

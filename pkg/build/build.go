@@ -16,7 +16,6 @@ import (
 	"log/slog"
 	"os"
 	"path"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -227,17 +226,20 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	site, err := Load(ctx, opts)
 	if err != nil {
-		return nil, err
+		return nil, stopped(ctx, err)
 	}
 	defer site.Close()
-	tree, err := output.Begin(opts.Out)
+	tree, err := output.Begin(opts.Out, Version)
 	if err != nil {
 		return nil, err
 	}
 	rep, err := site.write(ctx, tree)
+	if err == nil {
+		err = ctx.Err() // stopped: the previous output stays
+	}
 	if err != nil {
 		tree.Abort()
-		return nil, err
+		return nil, stopped(ctx, err)
 	}
 	if err := tree.Commit(); err != nil {
 		return nil, err
@@ -247,26 +249,18 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	return rep, nil
 }
 
-// checkOut refuses output directories that would swallow the sources.
+// stopped turns the errors of work cut short by ctx into ctx's error.
+func stopped(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("build stopped: %w", ctx.Err())
+	}
+	return err
+}
+
+// checkOut refuses output directories a build must not replace (see
+// output.Guard); the error is an *output.RefusedError.
 func checkOut(src, out string) error {
-	if src == "" {
-		src = "."
-	}
-	a, err1 := filepath.Abs(src)
-	b, err2 := filepath.Abs(out)
-	if err := errors.Join(err1, err2); err != nil {
-		return err
-	}
-	if a == b || strings.HasPrefix(a+string(filepath.Separator), b+string(filepath.Separator)) {
-		return fmt.Errorf("output directory %s would replace the site source %s; choose another --out", out, src)
-	}
-	for _, d := range []string{"content", "templates", "assets"} {
-		p := filepath.Join(a, d)
-		if b == p || strings.HasPrefix(b, p+string(filepath.Separator)) {
-			return fmt.Errorf("output directory %s is inside the source folder %s; choose another --out", out, d)
-		}
-	}
-	return nil
+	return output.Guard(src, out)
 }
 
 type rendered struct {

@@ -3,6 +3,7 @@ package build
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"io/fs"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"sitegen/pkg/output"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -218,12 +221,63 @@ func TestFailedBuildKeepsOutput(t *testing.T) {
 	}
 }
 
-// TestOutRefusesSource guards against --out pointing at the sources.
+// TestOutRefusesSource: --out naming the site, a folder holding it, one of
+// its source folders or a file in it is refused with the exact reason, and
+// nothing of the site changes. It works on a copy of the fixture, so a broken
+// guard destroys only a temporary folder.
 func TestOutRefusesSource(t *testing.T) {
-	for _, out := range []string{fixture, fixture + "/content", filepath.Dir(fixture)} {
-		if _, err := Run(context.Background(), Options{Source: fixture, Out: out}); err == nil {
-			t.Errorf("--out %s: want an error", out)
+	parent := t.TempDir()
+	src := filepath.Join(parent, "site")
+	copyTree(t, fixture, src)
+	before := readTree(t, src)
+	tests := []struct{ out, reason string }{
+		{src, "it is the site source; choose a new folder such as public"},
+		{parent, "it holds the site source " + src + "; choose a new folder such as public"},
+		{src + "/content", "it is inside the site's content/ folder; choose a folder outside content/, templates/ and assets/, such as public"},
+		{src + "/templates/layouts", "it is inside the site's templates/ folder; choose a folder outside content/, templates/ and assets/, such as public"},
+		{src + "/assets", "it is inside the site's assets/ folder; choose a folder outside content/, templates/ and assets/, such as public"},
+		{src + "/site.yaml", "it is not a folder (a regular file); choose a new folder such as public"},
+	}
+	for _, tt := range tests {
+		_, err := Run(context.Background(), Options{Source: src, Out: tt.out, Date: "2026-01-01"})
+		var re *output.RefusedError
+		if !errors.As(err, &re) {
+			t.Errorf("--out %s: err = %v, want a refusal", tt.out, err)
+			continue
 		}
+		if want := "refusing to write the output to " + tt.out + ": " + tt.reason; err.Error() != want {
+			t.Errorf("--out %s:\n got: %v\nwant: %s", tt.out, err, want)
+		}
+	}
+	after := readTree(t, src)
+	if len(after) != len(before) {
+		t.Fatalf("the site had %d files, now %d", len(before), len(after))
+	}
+	for name, b := range before {
+		if !bytes.Equal(after[name], b) {
+			t.Errorf("%s changed", name)
+		}
+	}
+}
+
+// TestOutRefusesForeignFolder: a folder sitegen did not write is left as it
+// was; a folder it wrote (the manifest) is replaced.
+func TestOutRefusesForeignFolder(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	os.MkdirAll(out, 0o755)
+	os.WriteFile(filepath.Join(out, "thesis.tex"), []byte("years of work"), 0o644)
+	_, err := Run(context.Background(), Options{Source: fixture, Out: out, Date: "2026-01-01"})
+	if !errors.As(err, new(*output.RefusedError)) {
+		t.Fatalf("err = %v, want a refusal", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "thesis.tex")); err != nil || string(b) != "years of work" {
+		t.Fatalf("the folder was touched: %q, %v", b, err)
+	}
+	os.Remove(filepath.Join(out, "thesis.tex"))
+	buildFixture(t, fixture, out) // empty: allowed
+	buildFixture(t, fixture, out) // marked: allowed
+	if !output.Marked(out) {
+		t.Errorf("the output carries no mark")
 	}
 }
 

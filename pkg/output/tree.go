@@ -1,27 +1,76 @@
 // Package output writes the static output tree: into a temporary directory
-// beside the target, then swapped into place, so a failed build leaves the
-// previous output exactly as it was.
+// beside the target, then swapped into place, so a failed or interrupted
+// build leaves the previous output exactly as it was.
+//
+// Every tree carries a manifest at its root (ManifestName) naming sitegen and
+// listing the files it wrote; a build replaces only a folder that is absent,
+// empty or marked that way (see Guard).
 package output
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
+)
+
+// ManifestName is the mark at the root of every tree sitegen writes.
+const ManifestName = ".sitegen-manifest.json"
+
+// Generator is the manifest's generator field.
+const Generator = "sitegen"
+
+// Prefixes of the folders a build keeps beside --out while it runs; a build
+// that was killed may leave them behind, and the next one cleans them up.
+const (
+	tmpPrefix = ".sitegen-tmp-"
+	oldPrefix = ".sitegen-old-"
+)
+
+// Manifest is the content of ManifestName. It holds no time stamp, so two
+// builds of the same sources stay byte-identical.
+type Manifest struct {
+	Generator string   `json:"generator"`
+	Version   string   `json:"version"`
+	Files     []string `json:"files"`
+}
+
+// Steps of writing and committing a tree, named for the fault-injection hook.
+const (
+	StepWriting   = "file-written"     // one more file of the new tree is written
+	StepManifest  = "manifest-written" // the new tree is complete beside --out
+	StepAside     = "old-moved-aside"  // two-rename swap: --out moved away, new not yet in place
+	StepSwapped   = "swapped"          // the new tree is at --out, the old one beside it
+	StepOldRemove = "old-removed"      // the old tree is gone
 )
 
 // Tree is an output tree being written.
 type Tree struct {
-	final string
-	tmp   string
-	dirs  map[string]bool
-	files int
-	bytes int64
+	final   string
+	tmp     string
+	version string
+	dirs    map[string]bool
+	names   []string
+	bytes   int64
+	unlock  func()
+
+	// hook, when set, is called at each step of Commit (tests use it to
+	// kill the process there).
+	hook func(step string)
+	// exchange swaps two paths atomically; nil uses the platform's
+	// (renameat2 RENAME_EXCHANGE on Linux). A test sets errExchange to force
+	// the two-rename fallback.
+	exchange func(a, b string) error
 }
 
-// Begin starts a tree that will replace dir on Commit.
-func Begin(dir string) (*Tree, error) {
+// Begin starts a tree that will replace dir on Commit. Leftovers of an
+// interrupted build into dir are cleaned up first (see Recover). The caller
+// must have checked dir with Guard.
+func Begin(dir, version string) (*Tree, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -30,27 +79,93 @@ func Begin(dir string) (*Tree, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", parent, err)
 	}
-	tmp, err := os.MkdirTemp(parent, ".sitegen-tmp-"+filepath.Base(abs)+"-")
+	unlock, err := lockDir(parent)
 	if err != nil {
+		return nil, fmt.Errorf("%s: %w", abs, err)
+	}
+	if err := Recover(abs); err != nil {
+		unlock()
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(parent, tmpPrefix+filepath.Base(abs)+"-")
+	if err != nil {
+		unlock()
 		return nil, fmt.Errorf("create temporary output directory: %w", err)
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
+		os.RemoveAll(tmp)
+		unlock()
 		return nil, err
 	}
-	return &Tree{final: abs, tmp: tmp, dirs: map[string]bool{}}, nil
+	return &Tree{final: abs, tmp: tmp, version: version, dirs: map[string]bool{}, unlock: unlock}, nil
+}
+
+// Recover cleans up after a build into dir that was interrupted: when dir is
+// missing and an old tree was moved aside, that tree is put back; every other
+// leftover (.sitegen-tmp-*, .sitegen-old-* beside dir) is removed.
+func Recover(dir string) error {
+	parent, base := filepath.Dir(dir), filepath.Base(dir)
+	ents, err := os.ReadDir(parent)
+	if err != nil {
+		return fmt.Errorf("look for leftovers of an interrupted build: %w", err)
+	}
+	var olds, tmps []string
+	for _, e := range ents {
+		name := e.Name()
+		if !e.IsDir() {
+			continue
+		}
+		switch {
+		case leftoverOf(name, oldPrefix, base):
+			olds = append(olds, filepath.Join(parent, name))
+		case leftoverOf(name, tmpPrefix, base):
+			tmps = append(tmps, filepath.Join(parent, name))
+		}
+	}
+	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
+		for i, o := range olds {
+			if Marked(o) {
+				if err := os.Rename(o, dir); err != nil {
+					return fmt.Errorf("restore the previous output from %s: %w", o, err)
+				}
+				olds = append(olds[:i], olds[i+1:]...)
+				break
+			}
+		}
+	}
+	for _, p := range append(olds, tmps...) {
+		if err := os.RemoveAll(p); err != nil {
+			return fmt.Errorf("remove the leftover %s of an interrupted build: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// leftoverOf reports whether name is prefix+base+"-"+random (MkdirTemp's form).
+func leftoverOf(name, prefix, base string) bool {
+	rest, ok := strings.CutPrefix(name, prefix+base+"-")
+	if !ok || rest == "" {
+		return false
+	}
+	for _, c := range rest {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // Dir is the final directory.
 func (t *Tree) Dir() string { return t.final }
 
 // Files and Bytes count what was written.
-func (t *Tree) Files() int   { return t.files }
+func (t *Tree) Files() int   { return len(t.names) }
 func (t *Tree) Bytes() int64 { return t.bytes }
 
 // WriteFile writes one file; rel is a slash-separated path below the root.
 func (t *Tree) WriteFile(rel string, data []byte) error {
 	rel = strings.TrimPrefix(path.Clean("/"+rel), "/")
-	if rel == "" || strings.HasPrefix(rel, "..") {
+	if rel == "" || strings.HasPrefix(rel, "..") || rel == ManifestName {
 		return fmt.Errorf("invalid output path %q", rel)
 	}
 	dir := path.Dir(rel)
@@ -63,19 +178,69 @@ func (t *Tree) WriteFile(rel string, data []byte) error {
 	if err := os.WriteFile(filepath.Join(t.tmp, filepath.FromSlash(rel)), data, 0o644); err != nil {
 		return err
 	}
-	t.files++
+	t.names = append(t.names, rel)
 	t.bytes += int64(len(data))
+	t.step(StepWriting)
 	return nil
 }
 
 // Abort removes the temporary tree; the previous output stays untouched.
-func (t *Tree) Abort() { os.RemoveAll(t.tmp) }
+func (t *Tree) Abort() {
+	os.RemoveAll(t.tmp)
+	t.release()
+}
 
-// Commit swaps the new tree into place and removes the old one.
+func (t *Tree) release() {
+	if t.unlock != nil {
+		t.unlock()
+		t.unlock = nil
+	}
+}
+
+func (t *Tree) step(name string) {
+	if t.hook != nil {
+		t.hook(name)
+	}
+}
+
+// Commit writes the manifest and swaps the new tree into place. At no
+// instant is the final directory missing where the platform can exchange two
+// directories atomically (Linux); elsewhere it is missing between two
+// renames, and the next build restores it if the process dies there.
 func (t *Tree) Commit() error {
-	old := ""
-	if _, err := os.Lstat(t.final); err == nil {
-		o, err := os.MkdirTemp(filepath.Dir(t.final), ".sitegen-old-"+filepath.Base(t.final)+"-")
+	defer t.release()
+	names := append([]string{}, t.names...)
+	sort.Strings(names)
+	m, err := json.MarshalIndent(Manifest{Generator: Generator, Version: t.version, Files: names}, "", "  ")
+	if err != nil {
+		t.Abort()
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(t.tmp, ManifestName), append(m, '\n'), 0o644); err != nil {
+		t.Abort()
+		return fmt.Errorf("write the output manifest: %w", err)
+	}
+	t.step(StepManifest)
+	if _, err := os.Lstat(t.final); errors.Is(err, os.ErrNotExist) {
+		if err := os.Rename(t.tmp, t.final); err != nil {
+			t.Abort()
+			return fmt.Errorf("move new output into place: %w", err)
+		}
+		t.step(StepSwapped)
+		return nil
+	}
+	exchange := t.exchange
+	if exchange == nil {
+		exchange = exchangeDirs
+	}
+	old := t.tmp // after the exchange the old tree sits at the temporary name
+	if err := exchange(t.tmp, t.final); err != nil {
+		if !errors.Is(err, errExchange) {
+			t.Abort()
+			return fmt.Errorf("swap the new output into place: %w", err)
+		}
+		// Two renames: --out is missing in between.
+		o, err := os.MkdirTemp(filepath.Dir(t.final), oldPrefix+filepath.Base(t.final)+"-")
 		if err != nil {
 			t.Abort()
 			return err
@@ -85,17 +250,52 @@ func (t *Tree) Commit() error {
 			t.Abort()
 			return fmt.Errorf("move old output aside: %w", err)
 		}
+		t.step(StepAside)
+		if err := os.Rename(t.tmp, t.final); err != nil {
+			os.Rename(o, t.final)
+			t.Abort()
+			return fmt.Errorf("move new output into place: %w", err)
+		}
 		old = o
 	}
-	if err := os.Rename(t.tmp, t.final); err != nil {
-		if old != "" {
-			os.Rename(old, t.final)
-		}
-		t.Abort()
-		return fmt.Errorf("move new output into place: %w", err)
+	t.step(StepSwapped)
+	if err := os.RemoveAll(old); err != nil {
+		return fmt.Errorf("remove the previous output %s: %w", old, err)
 	}
-	if old != "" {
-		return os.RemoveAll(old)
-	}
+	t.step(StepOldRemove)
 	return nil
+}
+
+// errExchange means the platform or file system cannot exchange two paths
+// atomically; Commit falls back to two renames.
+var errExchange = errors.New("atomic exchange not supported")
+
+// ReadManifest reads the mark at the root of dir.
+func ReadManifest(dir string) (*Manifest, error) {
+	f := filepath.Join(dir, ManifestName)
+	st, err := os.Lstat(f)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() || st.Size() > 64<<20 {
+		return nil, fmt.Errorf("%s is not a sitegen manifest", f)
+	}
+	b, err := os.ReadFile(f)
+	if err != nil {
+		return nil, err
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w", f, err)
+	}
+	if m.Generator != Generator {
+		return nil, fmt.Errorf("%s names generator %q, not %q", f, m.Generator, Generator)
+	}
+	return &m, nil
+}
+
+// Marked reports whether dir carries sitegen's mark.
+func Marked(dir string) bool {
+	_, err := ReadManifest(dir)
+	return err == nil
 }

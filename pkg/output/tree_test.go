@@ -1,0 +1,247 @@
+package output
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The kill test re-runs this test binary as a child that builds a tree and
+// exits at one step of the swap (SITEGEN_SWAP_KILL names it).
+func TestMain(m *testing.M) {
+	if step := os.Getenv("SITEGEN_SWAP_KILL"); step != "" {
+		os.Exit(swapChild(os.Getenv("SITEGEN_SWAP_DIR"), step, os.Getenv("SITEGEN_SWAP_MODE")))
+	}
+	os.Exit(m.Run())
+}
+
+// killCode is the exit status of a child that reached its kill step.
+const killCode = 77
+
+var treeFiles = []string{"index.html", "pl/index.html", "en/index.html", "_assets/main.css"}
+
+// writeTree writes a whole tree whose every file says version.
+func writeTree(t *Tree, version string) error {
+	for _, f := range treeFiles {
+		if err := t.WriteFile(f, []byte(version+" "+f)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func swapChild(dir, step, mode string) int {
+	t, err := Begin(dir, "test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	written := 0
+	t.hook = func(s string) {
+		if s == StepWriting {
+			written++
+			if step == StepWriting && written == 2 {
+				os.Exit(killCode) // half the tree is written
+			}
+			return
+		}
+		if s == step {
+			os.Exit(killCode)
+		}
+	}
+	if mode == "renames" {
+		t.exchange = func(a, b string) error { return errExchange }
+	}
+	if err := writeTree(t, "new"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := t.Commit(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// treeVersion returns "old" or "new" when dir holds a complete tree of one
+// version (manifest and every file), or explains what is wrong.
+func treeVersion(dir string) (string, error) {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return "", err
+	}
+	got := append([]string{}, m.Files...)
+	want := append([]string{}, treeFiles...)
+	sort.Strings(want)
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		return "", fmt.Errorf("manifest lists %v", got)
+	}
+	version := ""
+	for _, f := range treeFiles {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			return "", err
+		}
+		v, _, _ := strings.Cut(string(b), " ")
+		if version != "" && v != version {
+			return "", fmt.Errorf("mixed tree: %s is %s, another file %s", f, v, version)
+		}
+		version = v
+	}
+	return version, nil
+}
+
+func leftovers(t *testing.T, parent string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(parent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".sitegen-") {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// TestSwapSurvivesKill kills a build at each step of writing and swapping
+// the tree, with the atomic exchange and with the two-rename fallback: the
+// output is a complete old or new tree every time (with the exchange, at
+// once; with two renames, once the next build has recovered), and the next
+// build removes every leftover.
+func TestSwapSurvivesKill(t *testing.T) {
+	steps := []string{StepWriting, StepManifest, StepAside, StepSwapped, StepOldRemove}
+	for _, mode := range []string{"exchange", "renames"} {
+		for i, step := range steps {
+			t.Run(fmt.Sprintf("%s/step-%d-%s", mode, i+1, step), func(t *testing.T) {
+				parent := t.TempDir()
+				out := filepath.Join(parent, "public")
+				old, err := Begin(out, "test")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := writeTree(old, "old"); err != nil {
+					t.Fatal(err)
+				}
+				if err := old.Commit(); err != nil {
+					t.Fatal(err)
+				}
+
+				cmd := exec.Command(os.Args[0], "-test.run=^$")
+				cmd.Env = append(os.Environ(), "SITEGEN_SWAP_KILL="+step, "SITEGEN_SWAP_DIR="+out, "SITEGEN_SWAP_MODE="+mode)
+				msg, err := cmd.CombinedOutput()
+				if mode == "exchange" && step == StepAside {
+					// The exchange never has --out missing: the step is not reached.
+					if err != nil {
+						t.Fatalf("with the atomic exchange, --out was moved aside (or the build failed): %v\n%s", err, msg)
+					}
+					if v, err := treeVersion(out); err != nil || v != "new" {
+						t.Fatalf("after the build: %s, %v", v, err)
+					}
+					return
+				}
+				var ee *exec.ExitError
+				if !errors.As(err, &ee) || ee.ExitCode() != killCode {
+					t.Fatalf("the child did not stop at %s: %v\n%s", step, err, msg)
+				}
+				if len(leftovers(t, parent)) == 0 && step != StepOldRemove {
+					t.Errorf("killed at %s, yet nothing was left behind: the kill came too late to test anything", step)
+				}
+
+				v, err := treeVersion(out)
+				if mode == "exchange" || step != StepAside {
+					if err != nil {
+						t.Fatalf("killed at %s: --out is not a complete tree: %v", step, err)
+					}
+				} else if err == nil {
+					t.Fatalf("killed at %s with two renames: --out should be missing until the next build, found %s", step, v)
+				}
+
+				// The next build recovers and leaves no leftovers.
+				next, err := Begin(out, "test")
+				if err != nil {
+					t.Fatal(err)
+				}
+				v, err = treeVersion(out)
+				if err != nil {
+					t.Fatalf("after recovery: --out is not a complete tree: %v", err)
+				}
+				if step == StepAside && v != "old" {
+					t.Errorf("--out was gone: the old tree should be restored, got %s", v)
+				}
+				next.Abort()
+				if l := leftovers(t, parent); len(l) > 0 {
+					t.Errorf("leftovers after the next build: %v", l)
+				}
+			})
+		}
+	}
+}
+
+// TestCommitWritesManifest: the manifest names sitegen and every file
+// written, sorted, with no time stamp.
+func TestCommitWritesManifest(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	tr, err := Begin(out, "9.9.9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.WriteFile("z.html", []byte("z"))
+	tr.WriteFile("a/b.html", []byte("b"))
+	if err := tr.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, ManifestName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"generator\": \"sitegen\",\n  \"version\": \"9.9.9\",\n  \"files\": [\n    \"a/b.html\",\n    \"z.html\"\n  ]\n}\n"
+	if string(b) != want {
+		t.Errorf("manifest =\n%s\nwant\n%s", b, want)
+	}
+	if err := tr.WriteFile(ManifestName, nil); err == nil {
+		t.Errorf("a page may not overwrite the manifest")
+	}
+}
+
+// TestRecoverLeavesOthersAlone: only this output's leftovers are touched.
+func TestRecoverLeavesOthersAlone(t *testing.T) {
+	parent := t.TempDir()
+	keep := []string{".sitegen-tmp-dist-123", ".sitegen-tmp-public-x1", "notes"}
+	for _, d := range append(keep, ".sitegen-tmp-public-42", ".sitegen-old-public-7") {
+		if err := os.Mkdir(filepath.Join(parent, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(parent, "public"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := Recover(filepath.Join(parent, "public")); err != nil {
+		t.Fatal(err)
+	}
+	got := leftovers(t, parent)
+	if strings.Join(got, " ") != ".sitegen-tmp-dist-123 .sitegen-tmp-public-x1" {
+		t.Errorf("after recovery: %v", got)
+	}
+}
+
+// TestSecondBuildWaits: a build cannot start while another one writes
+// beside the same output (it would take the other's tree for a leftover).
+func TestSecondBuildRefused(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	first, err := Begin(out, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Abort()
+	if _, err := Begin(out, "test"); err == nil || !strings.Contains(err.Error(), "another sitegen build is writing") {
+		t.Fatalf("second Begin: %v", err)
+	}
+}
