@@ -25,8 +25,8 @@ import (
 // Exit codes.
 const (
 	exitOK      = 0
-	exitContent = 1 // the site has errors
-	exitUsage   = 2 // the command line is wrong (also: an --out the build refuses to replace)
+	exitContent = 1   // the site has errors
+	exitUsage   = 2   // the command line is wrong (also: an --out the build refuses to replace)
 	exitStopped = 130 // interrupted by Ctrl+C or SIGTERM; the previous output is unchanged
 )
 
