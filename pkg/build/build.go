@@ -282,6 +282,7 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 		entries = append([]*route.Entry{root}, entries...)
 	}
 	generated := map[string]bool{}
+	var notFound []output.NotFound // each locale's 404 page
 	var errs diag.List
 	writeFile := func(rel string, b []byte) {
 		if err := tree.WriteFile(rel, b); err != nil {
@@ -357,6 +358,12 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 			if e.Lang == def.Code {
 				writeFile(e.ID+".html", r.html)
 			}
+			if e.ID == "404" && !e.Root {
+				notFound = append(notFound, output.NotFound{Prefix: l.Prefix, Page: l.Prefix + "/404.html"})
+				if e.Lang == def.Code {
+					notFound = append(notFound, output.NotFound{Page: "/404.html"})
+				}
+			}
 		}
 	}
 	for d, pages := range pageErrs {
@@ -381,8 +388,9 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 		writeFile(strings.TrimPrefix(rd.From, "/")+"index.html", b)
 	}
 	rep.Redirects = len(s.Plan.Redirects)
-	writeFile("_redirects", output.Redirects(s.Plan.Redirects))
-	writeFile("_headers", output.Headers())
+	if err := s.writeHostingRules(writeFile, notFound); err != nil {
+		return nil, err
+	}
 	sm, err := output.Sitemap(s.Plan, s.Config.BaseURL)
 	if err != nil {
 		return nil, err
@@ -424,6 +432,25 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 	rep.IslandsBundle = s.IslandsBundle
 	rep.SSRCalls, rep.SSRTime = s.Renderer.SSRStats()
 	return rep, nil
+}
+
+// writeHostingRules writes _redirects, _headers and the nginx snippet.
+func (s *Site) writeHostingRules(writeFile func(string, []byte), notFound []output.NotFound) error {
+	redirects, err := output.Redirects(s.Plan.Redirects, notFound)
+	if err == nil {
+		var nginx []byte
+		if nginx, err = output.Nginx(Version, s.Plan.Redirects, notFound); err == nil {
+			writeFile("_redirects", redirects)
+			writeFile("_headers", output.Headers())
+			writeFile(output.NginxName, nginx)
+			return nil
+		}
+	}
+	var pe *output.RulePathError
+	if errors.As(err, &pe) && pe.Redirect != nil {
+		return diag.New(pe.Redirect.Pos, "redirect %s -> %s: %v", pe.Redirect.From, pe.Redirect.To, err)
+	}
+	return err
 }
 
 func (s *Site) renderEntry(ctx context.Context, e *route.Entry) rendered {

@@ -6,7 +6,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"html/template"
-	"sort"
 	"strings"
 
 	"sitegen/pkg/route"
@@ -177,34 +176,4 @@ func RedirectPage(r route.Redirect, baseURL string) ([]byte, error) {
 	var buf bytes.Buffer
 	err := redirectTmpl.Execute(&buf, struct{ To, Canonical string }{r.To, baseURL + r.To})
 	return buf.Bytes(), err
-}
-
-// Redirects returns the _redirects file (Netlify/Cloudflare Pages syntax).
-func Redirects(rs []route.Redirect) []byte {
-	var b strings.Builder
-	sorted := append([]route.Redirect{}, rs...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].From < sorted[j].From })
-	for _, r := range sorted {
-		from := strings.TrimSuffix(r.From, "/")
-		fmt.Fprintf(&b, "%s %s 301\n%s/ %s 301\n", from, r.To, from, r.To)
-	}
-	return []byte(b.String())
-}
-
-// Headers returns the _headers file: long caching for fingerprinted assets,
-// revalidation for HTML and page data, and security headers with a CSP that
-// allows no inline script.
-func Headers() []byte {
-	return []byte(`/*
-  X-Content-Type-Options: nosniff
-  Referrer-Policy: strict-origin-when-cross-origin
-  Permissions-Policy: camera=(), microphone=(), geolocation=()
-  Content-Security-Policy: default-src 'self'; script-src 'self' https://www.googletagmanager.com; style-src 'self' 'unsafe-inline'; img-src 'self' data: https://www.googletagmanager.com https://www.google-analytics.com; connect-src 'self' https://www.google-analytics.com https://*.google-analytics.com; frame-ancestors 'none'; base-uri 'self'; form-action 'self'
-/_assets/*
-  Cache-Control: public, max-age=31536000, immutable
-/page-data/*
-  Cache-Control: public, max-age=0, must-revalidate
-/sw.js
-  Cache-Control: public, max-age=0, must-revalidate
-`)
 }

@@ -1,0 +1,340 @@
+package output
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"sitegen/pkg/route"
+)
+
+// Hosting rules: the one table of response headers, and the redirects and
+// 404 pages of a site, written for every host sitegen knows: _headers and
+// _redirects (Netlify, Cloudflare Pages), _nginx.conf (nginx), and applied
+// by the dev server (pkg/serve) from the same values.
+
+// Header is one response header.
+type Header struct{ Name, Value string }
+
+// HeaderRule sets headers on the paths its pattern matches: an exact path
+// ("/sw.js") or a prefix ending in "/*" ("/_assets/*"; "/*" is every path).
+// Every rule that matches a path applies; no two rules that can match the
+// same path set the same header (TestHeaderRulesDisjoint).
+type HeaderRule struct {
+	Pattern string
+	Headers []Header
+}
+
+// CSP allows no inline script: islands and the runtime are files.
+const CSP = "default-src 'self'; script-src 'self' https://www.googletagmanager.com; style-src 'self' 'unsafe-inline'; " +
+	"img-src 'self' data: https://www.googletagmanager.com https://www.google-analytics.com; " +
+	"connect-src 'self' https://www.google-analytics.com https://*.google-analytics.com; " +
+	"frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
+
+// HeaderRules: security headers everywhere, long caching for fingerprinted
+// assets, revalidation for page data and the service worker.
+var HeaderRules = []HeaderRule{
+	{"/*", []Header{
+		{"X-Content-Type-Options", "nosniff"},
+		{"Referrer-Policy", "strict-origin-when-cross-origin"},
+		{"Permissions-Policy", "camera=(), microphone=(), geolocation=()"},
+		{"Content-Security-Policy", CSP},
+	}},
+	{"/_assets/*", []Header{{"Cache-Control", "public, max-age=31536000, immutable"}}},
+	{"/page-data/*", []Header{{"Cache-Control", "public, max-age=0, must-revalidate"}}},
+	{"/sw.js", []Header{{"Cache-Control", "public, max-age=0, must-revalidate"}}},
+}
+
+// Unpublished are files of the output tree that are instructions for the
+// host, not pages: no host (nor the dev server) serves them.
+var Unpublished = []string{"/_headers", "/_redirects", "/" + NginxName, "/" + ManifestName}
+
+// NginxName is the nginx snippet in the output root.
+const NginxName = "_nginx.conf"
+
+// Matches reports whether the rule's pattern matches the URL path p.
+func (r HeaderRule) Matches(p string) bool {
+	if prefix, ok := strings.CutSuffix(r.Pattern, "*"); ok {
+		return strings.HasPrefix(p, prefix)
+	}
+	return p == r.Pattern
+}
+
+// HeadersFor returns the headers every matching rule sets on path p, in
+// table order.
+func HeadersFor(p string) []Header {
+	var out []Header
+	for _, r := range HeaderRules {
+		if r.Matches(p) {
+			out = append(out, r.Headers...)
+		}
+	}
+	return out
+}
+
+// Headers returns the _headers file.
+func Headers() []byte {
+	var b strings.Builder
+	for _, r := range HeaderRules {
+		b.WriteString(r.Pattern + "\n")
+		for _, h := range r.Headers {
+			fmt.Fprintf(&b, "  %s: %s\n", h.Name, h.Value)
+		}
+	}
+	return []byte(b.String())
+}
+
+// NotFound is the 404 page of the paths under a prefix ("" for the rest).
+type NotFound struct {
+	Prefix string // "/en"
+	Page   string // "/en/404.html"
+}
+
+// RulePathError is a redirect or 404 path no hosting rule can carry safely.
+type RulePathError struct {
+	Path, Reason string
+	Redirect     *route.Redirect // the redirect it belongs to, if any
+}
+
+func (e *RulePathError) Error() string {
+	return fmt.Sprintf("path %q cannot be written as a hosting rule: %s", e.Path, e.Reason)
+}
+
+// CheckRulePath accepts a clean absolute URL path made only of letters,
+// digits (any script), "-", ".", "_", "~" and "/": nothing that a host's
+// rule syntax gives a meaning (whitespace, quotes, ";", "{}", "#", "$", "%",
+// "*", ":", "?") and no "." or ".." segment or "//".
+func CheckRulePath(p string) error {
+	bad := func(reason string) error { return &RulePathError{Path: p, Reason: reason} }
+	switch {
+	case !strings.HasPrefix(p, "/"):
+		return bad("it does not start with /")
+	case !utf8.ValidString(p):
+		return bad("it is not valid UTF-8")
+	case len(p) > 1024:
+		return bad("it is longer than 1024 bytes")
+	}
+	for _, c := range p {
+		switch {
+		case c < utf8.RuneSelf && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-._~/", c)):
+		case c >= utf8.RuneSelf && (unicode.IsLetter(c) || unicode.IsDigit(c) || unicode.Is(unicode.Mn, c)):
+		default:
+			return bad(fmt.Sprintf("it contains %q", c))
+		}
+	}
+	if strings.Contains(p, "//") {
+		return bad("it has an empty segment (//)")
+	}
+	for _, seg := range strings.Split(p[1:], "/") {
+		if seg == "." || seg == ".." {
+			return bad("it has a . or .. segment")
+		}
+	}
+	return nil
+}
+
+// redirectRules is the sorted, checked list of redirect rules: each From
+// without and with its trailing slash.
+func redirectRules(rs []route.Redirect) ([][2]string, error) {
+	sorted := append([]route.Redirect{}, rs...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].From < sorted[j].From })
+	var out [][2]string
+	seen := map[string]bool{}
+	for i, r := range sorted {
+		for _, p := range []string{r.From, r.To} {
+			if err := CheckRulePath(p); err != nil {
+				err.(*RulePathError).Redirect = &sorted[i]
+				return nil, err
+			}
+		}
+		from := strings.TrimSuffix(r.From, "/")
+		if from == "" {
+			return nil, &RulePathError{Path: r.From, Reason: "the site root cannot redirect", Redirect: &sorted[i]}
+		}
+		if seen[from] {
+			return nil, &RulePathError{Path: r.From, Reason: "it is redirected twice", Redirect: &sorted[i]}
+		}
+		seen[from] = true
+		out = append(out, [2]string{from, r.To}, [2]string{from + "/", r.To})
+	}
+	return out, nil
+}
+
+// notFoundRules orders the 404 pages longest prefix first and checks them.
+func notFoundRules(nf []NotFound) ([]NotFound, error) {
+	sorted := append([]NotFound{}, nf...)
+	sort.Slice(sorted, func(i, j int) bool {
+		if len(sorted[i].Prefix) != len(sorted[j].Prefix) {
+			return len(sorted[i].Prefix) > len(sorted[j].Prefix)
+		}
+		return sorted[i].Prefix < sorted[j].Prefix
+	})
+	for _, n := range sorted {
+		if n.Prefix != "" {
+			if err := CheckRulePath(n.Prefix); err != nil {
+				return nil, err
+			}
+		}
+		if err := CheckRulePath(n.Page); err != nil {
+			return nil, err
+		}
+	}
+	return sorted, nil
+}
+
+// Redirects returns the _redirects file (Netlify / Cloudflare Pages): a 301
+// per alias (the host keeps the query string), then each locale's 404 page
+// for the unknown paths under its prefix, the site's 404 page last. Hosts
+// serve an existing file before a rule without "!", so the 404 rules touch
+// only missing paths.
+func Redirects(rs []route.Redirect, nf []NotFound) ([]byte, error) {
+	rules, err := redirectRules(rs)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := notFoundRules(nf)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	for _, r := range rules {
+		fmt.Fprintf(&b, "%s %s 301\n", r[0], r[1])
+	}
+	for _, n := range pages {
+		fmt.Fprintf(&b, "%s/* %s 404\n", n.Prefix, n.Page)
+	}
+	return []byte(b.String()), nil
+}
+
+// Nginx returns the nginx snippet: include it inside a server block whose
+// root is the output folder. It carries the same redirects (301, query kept),
+// the 404 page of each locale and the headers of HeaderRules. nginx applies
+// the add_header lines of one location only, so each location repeats every
+// header that applies to its paths.
+func Nginx(version string, rs []route.Redirect, nf []NotFound) ([]byte, error) {
+	rules, err := redirectRules(rs)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := notFoundRules(nf)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range HeaderRules {
+		if err := CheckRulePath(strings.TrimSuffix(r.Pattern, "*")); err != nil {
+			return nil, fmt.Errorf("header rule %s: %w", r.Pattern, err)
+		}
+		for _, h := range r.Headers {
+			if strings.ContainsAny(h.Name+h.Value, "\"\\$\n\r{}") {
+				return nil, fmt.Errorf("header %s: its value cannot be quoted for nginx", h.Name)
+			}
+		}
+	}
+	notFoundOf := func(p string) string {
+		for _, n := range pages {
+			if n.Prefix == "" || p == n.Prefix || strings.HasPrefix(p, n.Prefix+"/") {
+				return n.Page
+			}
+		}
+		return ""
+	}
+
+	// headersOf is what HeaderRules set on every path a location matches:
+	// for an exact location its path; for a prefix location ("/en/") the
+	// rules whose prefix covers it.
+	headersOf := func(match, p string) []Header {
+		var hs []Header
+		for _, r := range HeaderRules {
+			prefix, splat := strings.CutSuffix(r.Pattern, "*")
+			if match == "=" && r.Matches(p) || match != "=" && splat && strings.HasPrefix(p, prefix) {
+				hs = append(hs, r.Headers...)
+			}
+		}
+		return hs
+	}
+	writeHeaders := func(b *strings.Builder, indent string, hs []Header) {
+		for _, h := range hs {
+			fmt.Fprintf(b, "%sadd_header %s \"%s\" always;\n", indent, h.Name, h.Value)
+		}
+	}
+	serverHeaders := headersOf("", "/")
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "# nginx rules written by sitegen %s: include this file inside the server block\n", version)
+	b.WriteString("# whose root is this folder, e.g.\n")
+	b.WriteString("#   server { listen 80; root /srv/site/public; include /srv/site/public/" + NginxName + "; }\n")
+	b.WriteString("# nginx applies the add_header lines of a location instead of the ones outside it,\n")
+	b.WriteString("# so a location with headers of its own repeats the others.\n")
+	b.WriteString("absolute_redirect off;\nindex index.html;\n")
+	if p := notFoundOf("/"); p != "" {
+		fmt.Fprintf(&b, "error_page 404 %s;\n", p)
+	}
+	writeHeaders(&b, "", serverHeaders)
+	exact := map[string]bool{}
+	var dup error
+	location := func(match, p string, body ...string) {
+		if match == "=" {
+			if exact[p] && dup == nil {
+				dup = &RulePathError{Path: p, Reason: "it has two rules (a redirect from a generated file or twice the same redirect)"}
+			}
+			exact[p] = true
+		}
+		fmt.Fprintf(&b, "location %s %s {\n", match, p)
+		if hs := headersOf(match, p); !sameHeaders(hs, serverHeaders) {
+			writeHeaders(&b, "    ", hs)
+		}
+		for _, line := range body {
+			b.WriteString("    " + line + "\n")
+		}
+		b.WriteString("}\n")
+	}
+	for _, u := range Unpublished {
+		location("=", u, "return 404;")
+	}
+	prefixes := map[string]bool{"/": true}
+	for _, r := range HeaderRules {
+		if prefix, ok := strings.CutSuffix(r.Pattern, "*"); ok && !prefixes[prefix] {
+			prefixes[prefix] = true
+			location("^~", prefix, notFoundLine(notFoundOf(prefix), notFoundOf("/"))...)
+		}
+	}
+	for _, n := range pages {
+		if n.Prefix != "" && !prefixes[n.Prefix+"/"] {
+			prefixes[n.Prefix+"/"] = true
+			location("^~", n.Prefix+"/", notFoundLine(n.Page, notFoundOf("/"))...)
+		}
+	}
+	for _, r := range HeaderRules {
+		if !strings.HasSuffix(r.Pattern, "*") {
+			location("=", r.Pattern, notFoundLine(notFoundOf(r.Pattern), notFoundOf("/"))...)
+		}
+	}
+	for _, r := range rules {
+		location("=", r[0], "return 301 "+r[1]+"$is_args$args;")
+	}
+	if dup != nil {
+		return nil, dup
+	}
+	return []byte(b.String()), nil
+}
+
+func sameHeaders(a, b []Header) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func notFoundLine(page, inherited string) []string {
+	if page == "" || page == inherited {
+		return nil
+	}
+	return []string{"error_page 404 " + page + ";"}
+}
