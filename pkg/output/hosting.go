@@ -256,7 +256,13 @@ func Nginx(version string, rs []route.Redirect, nf []NotFound) ([]byte, error) {
 	}
 	writeHeaders := func(b *strings.Builder, indent string, hs []Header) {
 		for _, h := range hs {
-			fmt.Fprintf(b, "%sadd_header %s \"%s\" always;\n", indent, h.Name, h.Value)
+			// Security headers go on every response; cache rules only on
+			// successful ones (a 404 must not be cached for a year).
+			always := " always"
+			if strings.EqualFold(h.Name, "Cache-Control") {
+				always = ""
+			}
+			fmt.Fprintf(b, "%sadd_header %s \"%s\"%s;\n", indent, h.Name, h.Value, always)
 		}
 	}
 	serverHeaders := headersOf("", "/")

@@ -135,7 +135,7 @@ func readNginx(src string) (*nginxRead, error) {
 	r := &nginxRead{Redirects: map[string]string{}, NotFound: map[string]string{}, Headers: map[string][]Header{}}
 	apply := func(loc string, d directive) error {
 		switch {
-		case d.Args[0] == "add_header" && len(d.Args) == 4 && d.Args[3] == "always":
+		case d.Args[0] == "add_header" && (len(d.Args) == 4 && d.Args[3] == "always" || len(d.Args) == 3 && d.Args[1] == "Cache-Control"):
 			r.Headers[loc] = append(r.Headers[loc], Header{d.Args[1], d.Args[2]})
 		case d.Args[0] == "error_page" && len(d.Args) == 3 && d.Args[1] == "404":
 			r.NotFound[loc] = d.Args[2]

@@ -1,6 +1,8 @@
 // Package serve is the development server: it builds the site and serves the
-// output with the URL semantics a CDN gives (directory index, the 404 page
-// for unknown paths, 301 for redirects).
+// output with the URL semantics a CDN gives (directory index, the locale's
+// 404 page for unknown paths, 301 for redirects keeping the query) and the
+// headers of output.HeaderRules, the table the build writes to _headers, so
+// a CSP violation shows while authoring.
 package serve
 
 import (
@@ -15,8 +17,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
+
+	"sitegen/pkg/output"
 )
 
 // Handler serves a built output tree.
@@ -36,7 +41,7 @@ func NewHandler(root string, prefixes []string) (*Handler, error) {
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
-		if len(f) >= 2 && !strings.HasPrefix(f[0], "#") {
+		if len(f) == 3 && f[2] == "301" && !strings.HasPrefix(f[0], "#") {
 			h.redirects[strings.TrimSuffix(f[0], "/")] = f[1]
 		}
 	}
@@ -50,6 +55,18 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := path.Clean("/" + r.URL.Path)
+	for _, hd := range output.HeadersFor(p) {
+		w.Header().Set(hd.Name, hd.Value)
+	}
+	if w.Header().Get("Cache-Control") == "" {
+		// No rule caches this path: the dev server lets the browser keep
+		// nothing between edits.
+		w.Header().Set("Cache-Control", "no-cache")
+	}
+	if slices.Contains(output.Unpublished, p) {
+		h.notFound(w, r, p)
+		return
+	}
 	if to, ok := h.redirects[strings.TrimSuffix(p, "/")]; ok && p != "/" {
 		if r.URL.RawQuery != "" {
 			to += "?" + r.URL.RawQuery
@@ -71,11 +88,6 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.notFound(w, r, p)
 		return
 	}
-	if strings.HasPrefix(p, "/_assets/") {
-		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-	} else {
-		w.Header().Set("Cache-Control", "no-cache")
-	}
 	http.ServeFile(w, r, file)
 }
 
@@ -89,7 +101,7 @@ func (h *Handler) notFound(w http.ResponseWriter, r *http.Request, p string) {
 		}
 	}
 	b, err := os.ReadFile(page)
-	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("Cache-Control", "no-cache") // the cache rules are for what exists
 	if err != nil || strings.HasPrefix(p, "/page-data/") || strings.HasPrefix(p, "/_assets/") {
 		http.Error(w, "404 page not found", http.StatusNotFound)
 		return
