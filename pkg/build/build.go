@@ -14,7 +14,6 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
-	"os"
 	"path"
 	"runtime"
 	"sort"
@@ -31,6 +30,7 @@ import (
 	"sitegen/pkg/output"
 	"sitegen/pkg/render"
 	"sitegen/pkg/route"
+	"sitegen/pkg/sitefs"
 )
 
 // Version is sitegen's version; it is part of the build hash.
@@ -134,7 +134,13 @@ func Load(ctx context.Context, opts Options) (*Site, error) {
 	if root == "" {
 		root = "."
 	}
-	fsys := os.DirFS(root)
+	fsys, err := sitefs.New(root)
+	if err != nil {
+		return nil, err
+	}
+	if errs := fsys.Check(); len(errs) > 0 {
+		return nil, errs.Err()
+	}
 	cfg, err := config.Load(fsys)
 	if err != nil {
 		return nil, err

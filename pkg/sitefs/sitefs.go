@@ -1,0 +1,221 @@
+// Package sitefs is the file system a build reads a site from. In the
+// folders authors write (content/, templates/, assets/, and site.yaml) it
+// reads regular files only: a named pipe, device or socket is an error naming
+// it (checked before opening, so a build never blocks on one), a symbolic
+// link that resolves outside the site folder is refused (never published),
+// and a link loop is an error naming the path. Other paths (node_modules/,
+// package-lock.json) are read as they are, regular files only.
+package sitefs
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"sitegen/pkg/diag"
+)
+
+// Guarded are the paths of a site that authors write; links in them must
+// stay inside the site.
+var Guarded = []string{"content", "templates", "assets", "site.yaml"}
+
+// FS reads a site folder.
+type FS struct {
+	root     string // as given
+	resolved string // absolute, links resolved
+	dir      fs.FS
+}
+
+// New returns the file system of the site at root.
+func New(root string) (*FS, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	resolved, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("site folder %s: %w", root, err)
+	}
+	return &FS{root: root, resolved: resolved, dir: os.DirFS(resolved)}, nil
+}
+
+func guarded(name string) bool {
+	first, _, _ := strings.Cut(name, "/")
+	for _, g := range Guarded {
+		if first == g {
+			return true
+		}
+	}
+	return false
+}
+
+// check returns the error for reading name, or nil when it is a regular
+// file or a folder inside the site.
+func (f *FS) check(op, name string) error {
+	if !fs.ValidPath(name) {
+		return &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	full := filepath.Join(f.resolved, filepath.FromSlash(name))
+	target := full
+	if guarded(name) {
+		r, err := filepath.EvalSymlinks(full)
+		if err != nil {
+			return &fs.PathError{Op: op, Path: name, Err: linkError(err)}
+		}
+		if r != full && !within(f.resolved, r) {
+			return &fs.PathError{Op: op, Path: name, Err: fmt.Errorf("it is a symbolic link to %s, outside the site folder; it is not read or published", r)}
+		}
+		target = r
+	}
+	st, err := os.Stat(target)
+	if err != nil {
+		return &fs.PathError{Op: op, Path: name, Err: linkError(err)}
+	}
+	if !st.Mode().IsRegular() && !st.IsDir() {
+		return &fs.PathError{Op: op, Path: name, Err: fmt.Errorf("it is %s, not a regular file; only regular files are read", Kind(st.Mode()))}
+	}
+	return nil
+}
+
+// linkError names a link loop plainly.
+func linkError(err error) error {
+	var pe *fs.PathError
+	if strings.Contains(err.Error(), "too many links") || strings.Contains(err.Error(), "too many levels of symbolic links") {
+		return errors.New("symbolic link loop")
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return fs.ErrNotExist
+	}
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// Open opens a regular file or folder after checking it.
+func (f *FS) Open(name string) (fs.File, error) {
+	if err := f.check("open", name); err != nil {
+		return nil, err
+	}
+	return f.dir.Open(name)
+}
+
+// Stat describes name after checking it.
+func (f *FS) Stat(name string) (fs.FileInfo, error) {
+	if err := f.check("stat", name); err != nil {
+		return nil, err
+	}
+	return fs.Stat(f.dir, name)
+}
+
+// ReadDir lists a folder (entries are not followed: links show as links).
+func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if err := f.check("readdir", name); err != nil {
+		return nil, err
+	}
+	return fs.ReadDir(f.dir, name)
+}
+
+// ReadFile reads a regular file after checking it.
+func (f *FS) ReadFile(name string) ([]byte, error) {
+	if err := f.check("read", name); err != nil {
+		return nil, err
+	}
+	return fs.ReadFile(f.dir, name)
+}
+
+// Check walks the guarded folders and reports, all at once and sorted, every
+// entry a build would refuse: what is not a regular file or folder, links
+// that leave the site, broken links, links to folders and link loops. Hidden
+// entries (".name") are never read and are not checked, so an editor's lock
+// link does not break a build.
+func (f *FS) Check() diag.List {
+	var errs diag.List
+	for _, g := range Guarded {
+		if _, err := os.Lstat(filepath.Join(f.resolved, g)); err != nil {
+			continue
+		}
+		filepath.WalkDir(filepath.Join(f.resolved, g), func(p string, d fs.DirEntry, err error) error {
+			rel, _ := filepath.Rel(f.resolved, p)
+			rel = filepath.ToSlash(rel)
+			if err != nil {
+				errs.Addf(diag.Pos{File: rel}, "cannot read: %v", linkError(err))
+				return nil
+			}
+			if strings.HasPrefix(d.Name(), ".") && rel != g {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			m := d.Type()
+			switch {
+			case m.IsDir() || m.IsRegular():
+				return nil
+			case m&fs.ModeSymlink != 0:
+				r, err := filepath.EvalSymlinks(p)
+				switch {
+				case err != nil && errors.Is(err, fs.ErrNotExist):
+					errs.Add(diag.New(diag.Pos{File: rel}, "broken symbolic link").WithHint("remove it or point it at a file inside the site"))
+				case err != nil:
+					errs.Add(diag.New(diag.Pos{File: rel}, "%v", linkError(err)))
+				case !within(f.resolved, r):
+					target, _ := os.Readlink(p)
+					errs.Add(diag.New(diag.Pos{File: rel}, "symbolic link to %s points outside the site folder; it is not read or published", target).
+						WithHint("copy the file into the site if it belongs there"))
+				default:
+					st, err := os.Stat(r)
+					switch {
+					case err != nil:
+						errs.Addf(diag.Pos{File: rel}, "cannot read: %v", err)
+					case st.IsDir():
+						errs.Add(diag.New(diag.Pos{File: rel}, "symbolic link to a folder; links to folders are not followed").WithHint("link the files, or move the folder here"))
+					case !st.Mode().IsRegular():
+						errs.Addf(diag.Pos{File: rel}, "symbolic link to %s, which is %s, not a regular file", r, Kind(st.Mode()))
+					}
+				}
+			default:
+				errs.Add(diag.New(diag.Pos{File: rel}, "%s, not a regular file; only regular files are read", Kind(m)).
+					WithHint("remove it from the site folder"))
+			}
+			return nil
+		})
+	}
+	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Pos.File < errs[j].Pos.File })
+	return errs
+}
+
+// Kind names a file mode for a message ("a named pipe").
+func Kind(m fs.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return "a regular file"
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "not a regular file"
+}
+
+func within(dir, p string) bool {
+	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
+}
+
+var _ interface {
+	fs.ReadDirFS
+	fs.ReadFileFS
+	fs.StatFS
+} = (*FS)(nil)
