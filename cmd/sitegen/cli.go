@@ -240,7 +240,7 @@ func newServe(stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			defer os.RemoveAll(dir)
-			o.Out = dir + "/public"
+			o.Out, o.PrivateOut = dir+"/public", true
 			rep, err := build.Run(cmd.Context(), o)
 			if err != nil {
 				return err

@@ -50,6 +50,10 @@ type Options struct {
 	Date   string
 	Minify bool
 	Logger *slog.Logger
+	// PrivateOut says Out is a fresh folder the caller made for this build
+	// alone (sitegen serve's temporary folder), so the checks of who owns it
+	// are skipped.
+	PrivateOut bool
 }
 
 // Report summarizes a build.
@@ -227,8 +231,10 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if opts.Out == "" {
 		opts.Out = "public"
 	}
-	if err := checkOut(opts.Source, opts.Out); err != nil {
-		return nil, err
+	if !opts.PrivateOut {
+		if err := checkOut(opts.Source, opts.Out); err != nil {
+			return nil, err
+		}
 	}
 	site, err := Load(ctx, opts)
 	if err != nil {
