@@ -25,10 +25,17 @@ vet:
 	test -z "$$(gofmt -l cmd pkg sitetest bench)" || { gofmt -l cmd pkg sitetest bench; exit 1; }
 	$(GO) vet ./...
 
-# Browser tests run wherever Debian's chromium is installed (CI installs it);
-# in CI a missing chromium is a failure, not a skip.
+# Browser tests run wherever Debian's chromium is installed (CI installs it),
+# the hosting test wherever nginx is; in CI a missing one is a failure, not a
+# skip. Without them, make test says so before and after the run.
 test: setup vet
-	SITEGEN_BROWSER=$$(command -v chromium >/dev/null && echo 1) $(GO) test ./...
+	@skipped=""; \
+	command -v chromium >/dev/null || skipped="$$skipped\nmake test: chromium not found: the browser tests (sitetest, pkg/islands) were SKIPPED; install it to run them: sudo apt-get install chromium"; \
+	{ command -v nginx >/dev/null || test -x /usr/sbin/nginx; } || skipped="$$skipped\nmake test: nginx not found: TestNginxServesBuiltSite was SKIPPED; install it to run it: sudo apt-get install nginx"; \
+	test -z "$$skipped" || echo -e "$${skipped#\\n}"; \
+	SITEGEN_BROWSER=$$(command -v chromium >/dev/null && echo 1) $(GO) test ./...; status=$$?; \
+	test -z "$$skipped" || echo -e "$${skipped#\\n}"; \
+	exit $$status
 
 bench: setup
 	$(GO) test ./pkg/build -run '^$$' -bench . -benchtime 1x -timeout 30m
