@@ -293,7 +293,7 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 	if root, ok := s.Plan.ByURL("/"); ok {
 		entries = append([]*route.Entry{root}, entries...)
 	}
-	generated := map[string]bool{}
+	generated := map[string]bool{"/" + output.ManifestName: true} // written by Commit
 	var notFound []output.NotFound // each locale's 404 page
 	var errs diag.List
 	writeFile := func(rel string, b []byte) {
