@@ -13,9 +13,9 @@ import (
 	"time"
 )
 
-// fixtureCopy copies the fixture site to a temporary folder and builds it
+// builtCopy copies the fixture site to a temporary folder and builds it
 // once into out, so a failing build can be checked to leave it alone.
-func fixtureCopy(t *testing.T) (src, out string, before map[string][]byte) {
+func builtCopy(t *testing.T) (src, out string, before map[string][]byte) {
 	t.Helper()
 	dir := t.TempDir()
 	src = filepath.Join(dir, "site")
@@ -58,7 +58,7 @@ func failsWith(t *testing.T, src, out string, before map[string][]byte, want str
 func TestFIFOIsAnError(t *testing.T) {
 	for _, p := range []string{"content/pl/pipe.md", "templates/partials/pipe.html", "assets/static/pipe.txt", "assets/css/pipe.css"} {
 		t.Run(p, func(t *testing.T) {
-			src, out, before := fixtureCopy(t)
+			src, out, before := builtCopy(t)
 			os.MkdirAll(filepath.Dir(filepath.Join(src, p)), 0o755)
 			if err := syscall.Mkfifo(filepath.Join(src, p), 0o644); err != nil {
 				t.Fatal(err)
@@ -71,7 +71,7 @@ func TestFIFOIsAnError(t *testing.T) {
 // TestFIFOHiddenNeverOpened: a hidden pipe the checker skips is still never
 // opened where the build would read it (templates/ reads every .html).
 func TestFIFOHiddenNeverOpened(t *testing.T) {
-	src, out, before := fixtureCopy(t)
+	src, out, before := builtCopy(t)
 	if err := syscall.Mkfifo(filepath.Join(src, "templates", ".pipe.html"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestFIFOHiddenNeverOpened(t *testing.T) {
 // TestSymlinkOutsideRefused: a link to a file outside the site is refused
 // and never published; a link inside the site is fine.
 func TestSymlinkOutsideRefused(t *testing.T) {
-	src, out, before := fixtureCopy(t)
+	src, out, before := builtCopy(t)
 	if err := os.Symlink("/etc/passwd", filepath.Join(src, "assets/static/passwd")); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestSymlinkOutsideRefused(t *testing.T) {
 
 // TestSymlinkLoopIsAnError: a link loop is an error naming the path.
 func TestSymlinkLoopIsAnError(t *testing.T) {
-	src, out, before := fixtureCopy(t)
+	src, out, before := builtCopy(t)
 	a, b := filepath.Join(src, "content/pl/a.md"), filepath.Join(src, "content/pl/b.md")
 	if err := errors.Join(os.Symlink("b.md", a), os.Symlink("a.md", b)); err != nil {
 		t.Fatal(err)
@@ -119,7 +119,7 @@ func TestSymlinkLoopIsAnError(t *testing.T) {
 // TestSourceLinkIsTheSite: --source may be a link to the site; the links
 // check compares against the resolved folder.
 func TestSourceLinkIsTheSite(t *testing.T) {
-	src, _, _ := fixtureCopy(t)
+	src, _, _ := builtCopy(t)
 	link := filepath.Join(t.TempDir(), "link")
 	if err := os.Symlink(src, link); err != nil {
 		t.Fatal(err)
