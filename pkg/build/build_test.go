@@ -279,6 +279,14 @@ func TestOutRefusesForeignFolder(t *testing.T) {
 	if !output.Marked(out) {
 		t.Errorf("the output carries no mark")
 	}
+	// A file added to a tree sitegen wrote would be lost: refused too.
+	os.WriteFile(filepath.Join(out, "CNAME"), []byte("example.test"), 0o644)
+	if _, err := Run(context.Background(), Options{Source: fixture, Out: out, Date: "2026-01-01"}); !errors.As(err, new(*output.RefusedError)) {
+		t.Fatalf("a marked tree with an added file: err = %v, want a refusal", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "CNAME")); err != nil {
+		t.Errorf("the added file is gone: %v", err)
+	}
 }
 
 // TestInvalidSites builds each testdata/invalid/*.txtar: the fixture site with

@@ -82,6 +82,14 @@ func Guard(source, out string) error {
 		}
 	}
 	marked := exists && Marked(out)
+	if marked {
+		// A tree sitegen wrote, with files someone added since: those would
+		// be lost.
+		if extra := foreignFiles(out); len(extra) > 0 {
+			return refuse("it is a sitegen output, but holds files sitegen did not write: "+few(extra),
+				"move them into assets/static/ (copied into every build) or remove them")
+		}
+	}
 	if within(src, dst) {
 		rel, _ := filepath.Rel(src, dst)
 		first := strings.Split(rel, string(filepath.Separator))[0]
@@ -125,8 +133,40 @@ func listing(dir string) string {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	return ": it holds " + few(names)
+}
+
+// foreignFiles lists the files (anything but folders) below dir that its
+// manifest does not name, sorted.
+func foreignFiles(dir string) []string {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return nil
+	}
+	listed := make(map[string]bool, len(m.Files)+1)
+	for _, f := range m.Files {
+		listed[f] = true
+	}
+	listed[ManifestName] = true
+	var extra []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if rel = filepath.ToSlash(rel); !listed[rel] {
+			extra = append(extra, rel)
+		}
+		return nil
+	})
+	sort.Strings(extra)
+	return extra
+}
+
+// few joins the first names of a list: "a, b, c and 4 more".
+func few(names []string) string {
 	const show = 5
-	s := ": it holds " + strings.Join(names[:min(show, len(names))], ", ")
+	s := strings.Join(names[:min(show, len(names))], ", ")
 	if len(names) > show {
 		s += fmt.Sprintf(" and %d more", len(names)-show)
 	}

@@ -17,7 +17,7 @@ import (
 func guardFixture(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	for _, d := range []string{"home", "site/content/pl", "site/.git", "site/docs", "site/public", "unrelated", "empty", "marked"} {
+	for _, d := range []string{"home", "site/content/pl", "site/.git", "site/docs", "site/public", "unrelated", "empty", "marked", "added/docs"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -31,6 +31,10 @@ func guardFixture(t *testing.T) string {
 		"site/public/index.html":      "x",
 		"site/public/" + ManifestName: `{"generator":"sitegen","version":"0","files":["index.html"]}`,
 		"marked/" + ManifestName:      `{"generator":"sitegen","version":"0","files":[]}`,
+		"added/" + ManifestName:       `{"generator":"sitegen","version":"0","files":["index.html"]}`,
+		"added/index.html":            "x",
+		"added/CNAME":                 "example.test",
+		"added/docs/report.pdf":       "x",
 		"unrelated/a.txt":             "x",
 		"unrelated/b.txt":             "x",
 		"unrelated/c.txt":             "x",
@@ -83,6 +87,7 @@ func TestOutRefuses(t *testing.T) {
 		{"unrelated", site, root + "/unrelated", "refusing to write the output to " + root + "/unrelated: it is not empty and sitegen did not write it (no .sitegen-manifest.json): it holds a.txt, b.txt, c.txt, d.txt, e.txt and 2 more; choose an empty or new folder; if an older sitegen wrote it, remove it once yourself"},
 		{"regular-file", site, root + "/file.txt", "refusing to write the output to " + root + "/file.txt: it is not a folder (a regular file); choose a new folder such as public"},
 		{"fifo", site, root + "/fifo", "refusing to write the output to " + root + "/fifo: it is not a folder (a named pipe); choose a new folder such as public"},
+		{"marked-with-added-files", site, root + "/added", "refusing to write the output to " + root + "/added: it is a sitegen output, but holds files sitegen did not write: CNAME, docs/report.pdf; move them into assets/static/ (copied into every build) or remove them"},
 		{"symlink", site, root + "/outlink", "refusing to write the output to " + root + "/outlink: it is a symbolic link to " + root + "/marked; pass the folder itself"},
 
 		{"allowed/marked-public", site, site + "/public", ""},
