@@ -71,7 +71,7 @@ func TestFIFOIsAnError(t *testing.T) {
 // TestFIFOHiddenNeverOpened: a hidden pipe the checker skips is still never
 // opened where the build would read it (templates/ reads every .html).
 func TestFIFOHiddenNeverOpened(t *testing.T) {
-	src, out, before := builtCopy(t)
+	src, out, _ := builtCopy(t)
 	if err := syscall.Mkfifo(filepath.Join(src, "templates", ".pipe.html"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,22 @@ func TestFIFOHiddenNeverOpened(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "templates/.pipe.html: it is a named pipe (FIFO), not a regular file") {
 		t.Fatalf("err = %v", err)
 	}
-	_ = before
+}
+
+// TestLinkToDeviceOrPipe: links to a device (outside the site) or to a pipe
+// (inside it) are errors naming them.
+func TestLinkToDeviceOrPipe(t *testing.T) {
+	src, out, before := builtCopy(t)
+	if err := syscall.Mkfifo(filepath.Join(src, "pipe"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := errors.Join(os.Symlink("../../pipe", filepath.Join(src, "content/pl/pipe.md")),
+		os.Symlink("/dev/zero", filepath.Join(src, "assets/static/zero"))); err != nil {
+		t.Fatal(err)
+	}
+	failsWith(t, src, out, before,
+		"assets/static/zero: symbolic link to /dev/zero points outside the site folder; it is not read or published (hint: copy the file into the site if it belongs there)\n"+
+			"content/pl/pipe.md: symbolic link to "+filepath.Join(src, "pipe")+", which is a named pipe (FIFO), not a regular file")
 }
 
 // TestSymlinkOutsideRefused: a link to a file outside the site is refused
