@@ -11,6 +11,7 @@ import (
 	"runtime/pprof"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -98,8 +99,18 @@ func checkOpts(o *build.Options, args []string) error {
 	if len(args) > 0 {
 		return usageError{fmt.Errorf("unexpected argument %q", args[0])}
 	}
-	if o.Date != "" && !dateRE.MatchString(o.Date) {
-		return usageError{fmt.Errorf("--date %q must be YYYY-MM-DD", o.Date)}
+	if o.Date != "" {
+		if !dateRE.MatchString(o.Date) {
+			return usageError{fmt.Errorf("--date %q must be YYYY-MM-DD", o.Date)}
+		}
+		if _, err := time.Parse(time.DateOnly, o.Date); err != nil {
+			return usageError{fmt.Errorf("--date %q is not a calendar date", o.Date)}
+		}
+	}
+	if o.BaseURL != "" {
+		if _, err := config.CheckBaseURL(o.BaseURL); err != nil {
+			return usageError{fmt.Errorf("--base-url %v", err)}
+		}
 	}
 	return nil
 }

@@ -32,6 +32,7 @@ import (
 	"sitegen/pkg/output"
 	"sitegen/pkg/render"
 	"sitegen/pkg/route"
+	"sitegen/pkg/sitepath"
 )
 
 // Version is sitegen's version; it is part of the build hash.
@@ -141,7 +142,11 @@ func Load(ctx context.Context, opts Options) (*Site, error) {
 		return nil, err
 	}
 	if opts.BaseURL != "" {
-		cfg.BaseURL = strings.TrimSuffix(opts.BaseURL, "/")
+		b, err := config.CheckBaseURL(opts.BaseURL)
+		if err != nil {
+			return nil, fmt.Errorf("--base-url %w", err)
+		}
+		cfg.BaseURL = b
 	}
 	langs := make([]string, len(cfg.Locales))
 	for i, l := range cfg.Locales {
@@ -387,19 +392,19 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 		writeFile(strings.TrimPrefix(rd.From, "/")+"index.html", b)
 	}
 	rep.Redirects = len(s.Plan.Redirects)
-	writeFile("_redirects", output.Redirects(s.Plan.Redirects))
-	writeFile("_headers", output.Headers())
+	writeFile(sitepath.Redirects, output.Redirects(s.Plan.Redirects))
+	writeFile(sitepath.Headers, output.Headers())
 	sm, err := output.Sitemap(s.Plan, s.Config.BaseURL)
 	if err != nil {
 		return nil, err
 	}
-	writeFile("sitemap.xml", sm)
-	writeFile("robots.txt", output.Robots(s.Config.BaseURL))
+	writeFile(sitepath.Sitemap, sm)
+	writeFile(sitepath.Robots, output.Robots(s.Config.BaseURL))
 	app, err := output.AppData(s.Hash)
 	if err != nil {
 		return nil, err
 	}
-	writeFile("page-data/app-data.json", app)
+	writeFile(sitepath.PageData+"/app-data.json", app)
 	for _, name := range sortedKeys(s.Assets.Files) {
 		writeFile(name, s.Assets.Files[name])
 	}

@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"sitegen/pkg/diag"
+	"sitegen/pkg/sitepath"
 	"sitegen/pkg/yamlx"
 )
 
@@ -121,12 +122,10 @@ func Parse(src []byte) (*Config, error) {
 func (c *Config) validate(root *yaml.Node) diag.List {
 	var errs diag.List
 	at := func(field string) diag.Pos { return yamlx.Pos(FileName, yamlx.Field(root, field)) }
-	u, err := url.Parse(c.BaseURL)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		errs.Add(diag.New(at("baseURL"), "baseURL %q is not an absolute http(s) URL", c.BaseURL).
-			WithHint("for example https://www.example.com"))
+	if b, err := CheckBaseURL(c.BaseURL); err != nil {
+		errs.Add(diag.New(at("baseURL"), "baseURL %v", err).WithHint("for example https://www.example.com"))
 	} else {
-		c.BaseURL = strings.TrimSuffix(c.BaseURL, "/")
+		c.BaseURL = b
 	}
 	defaults := 0
 	codes := map[string]bool{}
@@ -143,6 +142,9 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 		codes[l.Code] = true
 		if !strings.HasPrefix(l.Prefix, "/") || l.Prefix == "/" || strings.HasSuffix(l.Prefix, "/") || strings.Count(l.Prefix, "/") != 1 {
 			errs.Add(diag.New(pos, "locale %q: prefix %q must be one path segment like /%s", l.Code, l.Prefix, l.Code))
+		}
+		if g := sitepath.Reserved(l.Prefix, nil); g != "" {
+			errs.Addf(pos, "locale %q: prefix %q is the generated %s", l.Code, l.Prefix, g)
 		}
 		if prefixes[l.Prefix] {
 			errs.Addf(pos, "locale %q: prefix %q is used by another locale", l.Code, l.Prefix)
@@ -166,11 +168,31 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if !strings.HasPrefix(k, "/") || path.Clean(k) != k {
+		if err := sitepath.Check(k); err != nil || path.Clean(k) != k {
 			errs.Add(diag.New(c.LegacyPos[k], "legacy path %q must be a clean absolute path", k).WithHint("like /contact"))
 		}
 	}
 	return errs
+}
+
+// CheckBaseURL validates a base URL (site.yaml's baseURL or the --base-url
+// flag): an absolute http or https URL with a host and no user info, query
+// or fragment. It returns the URL without a trailing slash.
+func CheckBaseURL(s string) (string, error) {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.Opaque != "":
+		return "", fmt.Errorf("%q is not an absolute http(s) URL", s)
+	case u.User != nil:
+		return "", fmt.Errorf("%q must not hold a user name or password", s)
+	case u.RawQuery != "" || u.ForceQuery:
+		return "", fmt.Errorf("%q must not have a query (?...)", s)
+	case u.Fragment != "" || strings.Contains(s, "#"):
+		return "", fmt.Errorf("%q must not have a fragment (#...)", s)
+	case strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f || r == '\\' || r == '"' || r == '<' || r == '>' }):
+		return "", fmt.Errorf("%q holds a space, quote, backslash or control character", s)
+	}
+	return strings.TrimSuffix(s, "/"), nil
 }
 
 // String is used in logs.
