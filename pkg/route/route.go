@@ -64,9 +64,9 @@ type Plan struct {
 	Redirects []Redirect // sorted by From
 	Fallbacks []Fallback // sorted
 
-	byID    map[string]map[string]*Entry // lang -> id -> entry
-	byURL   map[string]*Entry
-	redir   map[string]Redirect
+	byID     map[string]map[string]*Entry // lang -> id -> entry
+	byURL    map[string]*Entry
+	redir    map[string]Redirect
 	legacy   map[string]string // legacy path -> page id
 	statics  map[string]bool
 	prefixes []string
