@@ -52,6 +52,8 @@ type Options struct {
 	Date   string
 	Minify bool
 	Logger *slog.Logger
+
+	beforeRender func(*route.Entry) // a test's fault injection: called before each page renders
 }
 
 // Report summarizes a build.
@@ -120,6 +122,7 @@ type Site struct {
 	IslandsBundle time.Duration
 	fsys          fs.FS
 	root          string
+	beforeRender  func(*route.Entry)
 }
 
 // Close releases the island engines.
@@ -217,8 +220,28 @@ func Load(ctx context.Context, opts Options) (*Site, error) {
 		Hash: hash, Islands: bundle, IslandsBundle: bundleTime, fsys: fsys, root: root}, nil
 }
 
-// Run builds the site into opts.Out.
-func Run(ctx context.Context, opts Options) (*Report, error) {
+// InternalError is a panic met during a build, reported as an error instead
+// of a crash: it names what was being built and asks for a bug report.
+type InternalError struct {
+	Doing string // "rendering content/pl/x.md", "loading the site"
+	Value any    // what was recovered
+}
+
+func (e *InternalError) Error() string {
+	return fmt.Sprintf("internal error while %s: %v (this is a bug in sitegen; please report it)", e.Doing, e.Value)
+}
+
+// recoverAs turns a panic into an *InternalError in *err; use it deferred.
+func recoverAs(err *error, doing string) {
+	if v := recover(); v != nil {
+		*err = &InternalError{Doing: doing, Value: v}
+	}
+}
+
+// Run builds the site into opts.Out. A panic anywhere in the build is
+// returned as an *InternalError; the temporary output is removed.
+func Run(ctx context.Context, opts Options) (_ *Report, err error) {
+	defer recoverAs(&err, "building the site")
 	start := time.Now()
 	log := opts.Logger
 	if log == nil {
@@ -235,15 +258,23 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 	defer site.Close()
+	site.beforeRender = opts.beforeRender
 	tree, err := output.Begin(opts.Out)
 	if err != nil {
 		return nil, err
 	}
+	committed := false
+	defer func() {
+		if !committed { // a panic unwinding: leave no temporary tree behind
+			tree.Abort()
+		}
+	}()
 	rep, err := site.write(ctx, tree)
 	if err != nil {
 		tree.Abort()
 		return nil, err
 	}
+	committed = true
 	if err := tree.Commit(); err != nil {
 		return nil, err
 	}
@@ -437,7 +468,16 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 	return rep, nil
 }
 
-func (s *Site) renderEntry(ctx context.Context, e *route.Entry) rendered {
+func (s *Site) renderEntry(ctx context.Context, e *route.Entry) (out rendered) {
+	file := e.Page.File
+	defer func() {
+		if v := recover(); v != nil {
+			out = rendered{entry: e, err: diag.New(diag.Pos{File: file}, "%v", &InternalError{Doing: "rendering " + e.URL, Value: v})}
+		}
+	}()
+	if s.beforeRender != nil {
+		s.beforeRender(e)
+	}
 	if ctx.Err() != nil {
 		return rendered{entry: e, err: ctx.Err()}
 	}
@@ -451,7 +491,8 @@ func (s *Site) renderEntry(ctx context.Context, e *route.Entry) rendered {
 }
 
 // RenderURL renders the page at a site path (for the dev server).
-func (s *Site) RenderURL(ctx context.Context, url string) ([]byte, bool, error) {
+func (s *Site) RenderURL(ctx context.Context, url string) (_ []byte, _ bool, err error) {
+	defer recoverAs(&err, "rendering "+url)
 	e, ok := s.Plan.ByURL(url)
 	if !ok {
 		return nil, false, nil
