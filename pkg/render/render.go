@@ -52,7 +52,7 @@ type Options struct {
 
 // Renderer renders pages. Render is safe for concurrent use.
 type Renderer struct {
-	opts  Options
+	opts Options
 	sets map[string]map[string]*template.Template // lang -> layout -> template (for lookups only)
 	// pools hold, per locale, template sets ready for one render each (see
 	// execSet); base, shared and layouts are the sources they are parsed from.
