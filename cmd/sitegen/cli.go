@@ -57,7 +57,7 @@ func printErr(w io.Writer, err error) {
 		for _, x := range list.Sort() {
 			fmt.Fprintln(w, x.Error())
 		}
-		fmt.Fprintf(w, "sitegen: build failed with %d error(s); the previous output is unchanged\n", len(list))
+		fmt.Fprintf(w, "sitegen: build failed with %d error(s); the previous output is unchanged\n", list.Errors())
 	case errors.As(err, &d):
 		fmt.Fprintln(w, d.Error())
 		fmt.Fprintln(w, "sitegen: build failed with 1 error; the previous output is unchanged")

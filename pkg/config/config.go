@@ -8,6 +8,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -36,6 +37,31 @@ type Form struct {
 type Islands struct {
 	// Library is "preact" (default: react resolves to preact/compat) or "react".
 	Library string `yaml:"library"`
+	// RenderTimeout bounds one server render of one island (default 3s).
+	RenderTimeout Duration `yaml:"renderTimeout"`
+	// BuildBudget bounds the time all island renders of one build may take
+	// together (default 2m).
+	BuildBudget Duration `yaml:"buildBudget"`
+}
+
+// Duration is a positive time span written like 3s, 500ms or 2m.
+type Duration struct {
+	time.Duration
+	Pos diag.Pos
+}
+
+// DecodeNode implements yamlx.NodeDecoder.
+func (d *Duration) DecodeNode(file string, n *yaml.Node) error {
+	d.Pos = yamlx.Pos(file, n)
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("must be a duration like 3s")
+	}
+	v, err := time.ParseDuration(n.Value)
+	if err != nil || v <= 0 {
+		return fmt.Errorf("%q must be a positive duration like 3s or 500ms", n.Value)
+	}
+	d.Duration = v
+	return nil
 }
 
 // Markdown configures Markdown rendering.
@@ -112,17 +138,18 @@ func Parse(src []byte) (*Config, error) {
 			c.LegacyPos[k.Value] = diag.Pos{File: FileName, Line: k.Line, Col: k.Column}
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errs.Err()
-	}
 	errs.Merge(c.validate(root))
+	// With errors, what decoded is still returned: later stages check the
+	// rest of the site against it.
 	return &c, errs.Err()
 }
 
 func (c *Config) validate(root *yaml.Node) diag.List {
 	var errs diag.List
 	at := func(field string) diag.Pos { return yamlx.Pos(FileName, yamlx.Field(root, field)) }
-	if b, err := CheckBaseURL(c.BaseURL); err != nil {
+	if c.BaseURL == "" {
+		// reported as a missing required field
+	} else if b, err := CheckBaseURL(c.BaseURL); err != nil {
 		errs.Add(diag.New(at("baseURL"), "baseURL %v", err).WithHint("for example https://www.example.com"))
 	} else {
 		c.BaseURL = b
