@@ -178,6 +178,9 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 		}
 		prefixes[l.Prefix] = true
 	}
+	if len(c.Locales) == 0 && yamlx.Field(root, "locales") != nil {
+		errs.Add(diag.New(at("locales"), "the site needs at least one locale"))
+	}
 	if len(c.Locales) > 0 && defaults != 1 {
 		errs.Add(diag.New(at("locales"), "exactly one locale must be marked default: true, found %d", defaults))
 	}
