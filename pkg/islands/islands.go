@@ -33,6 +33,7 @@ import (
 	"modernc.org/quickjs"
 
 	"sitegen/pkg/diag"
+	"sitegen/pkg/sitepath"
 )
 
 // Options configures Build.
@@ -104,7 +105,7 @@ func Build(ctx context.Context, opts Options) (*Bundle, error) {
 		return nil, diag.New(diag.Pos{}, "islands: unknown library %q", opts.Library).WithHint(`use "preact" or "react"`)
 	}
 	if opts.PublicPrefix == "" {
-		opts.PublicPrefix = "/_assets/islands/"
+		opts.PublicPrefix = "/" + sitepath.Assets + "/islands/"
 	}
 	if !strings.HasSuffix(opts.PublicPrefix, "/") {
 		opts.PublicPrefix += "/"
