@@ -15,10 +15,12 @@ import (
 // the previous output stays and no temporary tree is left.
 func TestPanicIsInternalError(t *testing.T) {
 	dir := t.TempDir()
+	src := filepath.Join(dir, "site")
+	copyTree(t, fixture, src)
 	out := filepath.Join(dir, "public")
-	buildFixture(t, fixture, out)
+	buildFixture(t, src, out)
 	before := readTree(t, out)
-	_, err := Run(context.Background(), Options{Source: fixture, Out: out, Date: "2026-01-01",
+	_, err := Run(context.Background(), Options{Source: src, Out: out, Date: "2026-01-01",
 		beforeRender: func(e *route.Entry) {
 			if e.URL == "/en/about-us/contact/" {
 				var m map[string]int
