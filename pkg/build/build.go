@@ -445,7 +445,11 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 			return
 		}
 		if err := tree.WriteFile(rel, b); err != nil {
-			errs.Add(diag.New(diag.Pos{File: rel}, "write: %v", err))
+			var pe *fs.PathError
+			if errors.As(err, &pe) { // name the output path, not the temporary folder
+				err = pe.Err
+			}
+			errs.Add(diag.New(diag.Pos{}, "cannot write %s to the output: %v", rel, err))
 		}
 	}
 

@@ -103,6 +103,10 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 			errs.Add(diag.New(e.Page.SlugPos, "page %q would be published at %s, over the generated %s", e.ID, e.URL, g).
 				WithHint("choose another slug"))
 		}
+		if f := strings.TrimSuffix(e.URL, "/"); p.statics[f] && !e.Fallback {
+			errs.Add(diag.New(e.Page.SlugPos, "page %q would be published at %s, over the static file assets/static%s", e.ID, e.URL, f).
+				WithHint("choose another slug"))
+		}
 		if p.byID[e.Lang] == nil {
 			p.byID[e.Lang] = map[string]*Entry{}
 		}
@@ -175,6 +179,11 @@ func (p *Plan) addRedirect(errs *diag.List, r Redirect) {
 	if g := sitepath.Reserved(r.From, p.prefixes); g != "" {
 		errs.Add(diag.New(r.Pos, "alias %s would be published over the generated %s", strings.TrimSuffix(r.From, "/"), g).
 			WithHint("sitemap.xml, robots.txt, the error pages, _headers, _redirects, page-data/ and the asset folders are written by the build"))
+		return
+	}
+	if f := strings.TrimSuffix(r.From, "/"); p.statics[f] {
+		errs.Add(diag.New(r.Pos, "alias %s is the path of the static file assets/static%s", f, f).
+			WithHint("an alias must not shadow a file"))
 		return
 	}
 	if e, ok := p.byURL[r.From]; ok {
