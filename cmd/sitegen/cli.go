@@ -37,16 +37,29 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
+	switch code := exitCode(err); code {
+	case exitUsage:
+		fmt.Fprintf(stderr, "sitegen: %v\nRun 'sitegen --help' for usage.\n", err)
+		return code
+	case exitContent:
+		printErr(stderr, err)
+		return code
+	default:
+		return code
+	}
+}
+
+// exitCode maps a command's error to the process exit code: usage errors are
+// 2; everything else, site errors and internal errors (recovered panics)
+// alike, is 1.
+func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, new(usageError)):
-		fmt.Fprintf(stderr, "sitegen: %v\nRun 'sitegen --help' for usage.\n", err)
 		return exitUsage
-	default:
-		printErr(stderr, err)
-		return exitContent
 	}
+	return exitContent
 }
 
 func printErr(w io.Writer, err error) {
