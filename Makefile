@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PORT ?= 1313
 GO ?= go
 
-.PHONY: setup build serve test vet bench bench-islands clean
+.PHONY: setup build serve test vet fuzz bench bench-islands clean
 
 # npm packages (islands, icons, fonts), installed from the pinned lock file.
 node_modules/.package-lock.json: package.json package-lock.json
@@ -35,7 +35,27 @@ test: setup vet
 	test -z "$$skipped" || echo -e "$${skipped#\\n}"; \
 	SITEGEN_BROWSER=$$(command -v chromium >/dev/null && echo 1) $(GO) test ./...; status=$$?; \
 	test -z "$$skipped" || echo -e "$${skipped#\\n}"; \
-	exit $$status
+	test $$status -eq 0 || exit $$status; \
+	$(MAKE) --no-print-directory fuzz
+
+# Fuzz targets as package:FuzzFunc, each run for FUZZTIME (make test runs
+# them all; keep the total under a minute). A failing input is saved under
+# the package's testdata/fuzz/ and replays in every later `go test`.
+FUZZTIME ?= 5s
+FUZZ_TARGETS := \
+	./pkg/yamlx:FuzzDecode \
+	./pkg/content:FuzzParsePage \
+	./pkg/content:FuzzParseData \
+	./pkg/config:FuzzParse \
+	./pkg/sitepath:FuzzCheck \
+	./pkg/output:FuzzRedirectWriters
+
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $${t#*:} in $${t%%:*} for $(FUZZTIME)"; \
+		$(GO) test "$${t%%:*}" -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) >/dev/null || \
+			{ $(GO) test "$${t%%:*}" -run "^$${t#*:}$$" -count=1; exit 1; }; \
+	done
 
 bench: setup
 	$(GO) test ./pkg/build -run '^$$' -bench . -benchtime 1x -timeout 30m

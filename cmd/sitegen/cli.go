@@ -43,22 +43,39 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
+	switch code := exitCode(ctx, err); code {
+	case exitUsage:
+		if errors.As(err, new(*output.RefusedError)) {
+			fmt.Fprintf(stderr, "sitegen: %v\n", err)
+		} else {
+			fmt.Fprintf(stderr, "sitegen: %v\nRun 'sitegen --help' for usage.\n", err)
+		}
+		return code
+	case exitStopped:
+		fmt.Fprintln(stderr, "sitegen: interrupted; the previous output is unchanged")
+		return code
+	case exitContent:
+		printErr(stderr, err)
+		return code
+	default:
+		return code
+	}
+}
+
+// exitCode maps a command's error to the process exit code: usage errors and
+// an --out the build refuses to replace are 2; an interrupted command is 130;
+// everything else, site errors and internal errors (recovered panics) alike,
+// is 1.
+func exitCode(ctx context.Context, err error) int {
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, new(usageError)):
-		fmt.Fprintf(stderr, "sitegen: %v\nRun 'sitegen --help' for usage.\n", err)
-		return exitUsage
-	case errors.As(err, new(*output.RefusedError)):
-		fmt.Fprintf(stderr, "sitegen: %v\n", err)
+	case errors.As(err, new(usageError)), errors.As(err, new(*output.RefusedError)):
 		return exitUsage
 	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
-		fmt.Fprintln(stderr, "sitegen: interrupted; the previous output is unchanged")
 		return exitStopped
-	default:
-		printErr(stderr, err)
-		return exitContent
 	}
+	return exitContent
 }
 
 func printErr(w io.Writer, err error) {
@@ -69,7 +86,7 @@ func printErr(w io.Writer, err error) {
 		for _, x := range list.Sort() {
 			fmt.Fprintln(w, x.Error())
 		}
-		fmt.Fprintf(w, "sitegen: build failed with %d error(s); the previous output is unchanged\n", len(list))
+		fmt.Fprintf(w, "sitegen: build failed with %d error(s); the previous output is unchanged\n", list.Errors())
 	case errors.As(err, &d):
 		fmt.Fprintln(w, d.Error())
 		fmt.Fprintln(w, "sitegen: build failed with 1 error; the previous output is unchanged")
@@ -111,8 +128,18 @@ func checkOpts(o *build.Options, args []string) error {
 	if len(args) > 0 {
 		return usageError{fmt.Errorf("unexpected argument %q", args[0])}
 	}
-	if o.Date != "" && !dateRE.MatchString(o.Date) {
-		return usageError{fmt.Errorf("--date %q must be YYYY-MM-DD", o.Date)}
+	if o.Date != "" {
+		if !dateRE.MatchString(o.Date) {
+			return usageError{fmt.Errorf("--date %q must be YYYY-MM-DD", o.Date)}
+		}
+		if _, err := time.Parse(time.DateOnly, o.Date); err != nil {
+			return usageError{fmt.Errorf("--date %q is not a calendar date", o.Date)}
+		}
+	}
+	if o.BaseURL != "" {
+		if _, err := config.CheckBaseURL(o.BaseURL); err != nil {
+			return usageError{fmt.Errorf("--base-url %v", err)}
+		}
 	}
 	return nil
 }

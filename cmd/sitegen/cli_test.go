@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +14,9 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"sitegen/pkg/build"
+	"sitegen/pkg/diag"
 )
 
 func TestMain(m *testing.M) {
@@ -92,5 +97,30 @@ func TestScriptsAssertExitCodes(t *testing.T) {
 		for _, line := range bang.FindAllString(script, -1) {
 			t.Errorf("%s: %q accepts any non-zero exit; write \"exitcode N sitegen ...\" (1 content error, 2 usage error)", filepath.Base(s), strings.TrimSpace(line))
 		}
+	}
+}
+
+// TestExitCode: an internal error (a panic recovered during a build) exits 1
+// like a site error, never 2, and prints one line without a stack trace.
+func TestExitCode(t *testing.T) {
+	internal := &build.InternalError{Doing: "rendering /pl/", Value: "boom"}
+	for _, tt := range []struct {
+		err  error
+		want int
+	}{
+		{nil, 0},
+		{usageError{errors.New("bad flag")}, 2},
+		{internal, 1},
+		{fmt.Errorf("wrapped: %w", internal), 1},
+		{diag.New(diag.Pos{File: "x.md"}, "bad"), 1},
+	} {
+		if got := exitCode(context.Background(), tt.err); got != tt.want {
+			t.Errorf("exitCode(%v) = %d, want %d", tt.err, got, tt.want)
+		}
+	}
+	var b strings.Builder
+	printErr(&b, internal)
+	if want := "sitegen: internal error while rendering /pl/: boom (this is a bug in sitegen; please report it)\n"; b.String() != want {
+		t.Errorf("printed %q, want %q", b.String(), want)
 	}
 }

@@ -13,12 +13,13 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"sitegen/pkg/diag"
+	"sitegen/pkg/sitepath"
 )
 
 // Dir is the assets folder of a site; Public is where bundles are served.
 const (
 	Dir    = "assets"
-	Public = "/_assets/"
+	Public = "/" + sitepath.Assets + "/"
 )
 
 // Entries are the bundled entry points, relative to assets/, when they exist.

@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -31,6 +32,7 @@ import (
 	"sitegen/pkg/render"
 	"sitegen/pkg/route"
 	"sitegen/pkg/sitefs"
+	"sitegen/pkg/sitepath"
 )
 
 // Version is sitegen's version; it is part of the build hash.
@@ -54,6 +56,8 @@ type Options struct {
 	// alone (sitegen serve's temporary folder), so the checks of who owns it
 	// are skipped.
 	PrivateOut bool
+
+	beforeRender func(*route.Entry) // a test's fault injection: called before each page renders
 }
 
 // Report summarizes a build.
@@ -122,6 +126,8 @@ type Site struct {
 	IslandsBundle time.Duration
 	fsys          fs.FS
 	root          string
+	beforeRender  func(*route.Entry)
+	skip          map[string]bool // source files with errors: their pages are not rendered
 }
 
 // Close releases the island engines.
@@ -132,49 +138,92 @@ func (s *Site) Close() error {
 	return nil
 }
 
-// Load reads, checks and prepares a site for rendering.
+// Load reads, checks and prepares a site for rendering. It returns every
+// error it finds (see load) and no site when there is one.
 func Load(ctx context.Context, opts Options) (*Site, error) {
+	site, errs := load(ctx, opts)
+	if err := errs.Err(); err != nil {
+		if site != nil {
+			site.Close()
+		}
+		return nil, err
+	}
+	return site, nil
+}
+
+// load runs every stage that can run and collects all their errors: an error
+// in one stage does not hide the errors of the next ones. It returns a site
+// when rendering is possible; pages whose source has errors are marked to be
+// skipped, and when a stage could not run, a note in the list says so. The
+// site is nil only when the context was cancelled or nothing can be rendered.
+func load(ctx context.Context, opts Options) (*Site, diag.List) {
+	var errs diag.List
 	root := opts.Source
 	if root == "" {
 		root = "."
 	}
 	fsys, err := sitefs.New(root)
 	if err != nil {
-		return nil, err
+		errs.AddErr(diag.Pos{}, err)
+		return nil, errs
 	}
-	if errs := fsys.Check(); len(errs) > 0 {
-		return nil, errs.Err()
+	if bad := fsys.Check(); len(bad) > 0 {
+		// Files that cannot be read safely would only fail again in every
+		// later stage: report them all, and check the rest once they are gone.
+		errs.Merge(bad)
+		errs.Add(diag.Notef(diag.Pos{}, "the site was not checked further: remove or replace the files above first"))
+		return nil, errs
 	}
+	noRender := "" // why pages cannot be rendered, if they cannot
 	cfg, err := config.Load(fsys)
-	if err != nil {
-		return nil, err
+	errs.AddErr(diag.Pos{File: config.FileName}, err)
+	if cfg == nil || len(cfg.Locales) == 0 {
+		cfg = provisionalConfig(fsys)
+		noRender = "site.yaml could not be used"
+		var codes []string
+		for _, l := range cfg.Locales {
+			codes = append(codes, l.Code)
+		}
+		errs.Add(diag.Notef(diag.Pos{}, "without a usable site.yaml, content was read for the locales found in content/ (%s) and templates were parsed; links and data sets were not checked", strings.Join(codes, ", ")))
 	}
 	if opts.BaseURL != "" {
-		cfg.BaseURL = strings.TrimSuffix(opts.BaseURL, "/")
+		if b, err := config.CheckBaseURL(opts.BaseURL); err != nil {
+			errs.Addf(diag.Pos{}, "--base-url %v", err)
+		} else {
+			cfg.BaseURL = b
+		}
 	}
 	langs := make([]string, len(cfg.Locales))
 	for i, l := range cfg.Locales {
 		langs[i] = l.Code
 	}
 	statics, err := staticFiles(fsys)
-	if err != nil {
-		return nil, err
-	}
+	errs.AddErr(diag.Pos{File: StaticDir}, err)
 	src, err := content.Load(ctx, fsys, content.Options{Langs: langs, Drafts: opts.Drafts})
-	if err != nil {
-		return nil, err
+	if src == nil {
+		errs.AddErr(diag.Pos{File: content.Dir}, err)
+		return nil, errs
+	}
+	errs.AddErr(diag.Pos{File: content.Dir}, err)
+	brokenData := map[string]bool{} // locales with a data file that has errors
+	for _, d := range errs {
+		for _, l := range langs {
+			if strings.HasPrefix(d.Pos.File, content.Dir+"/"+l+"/data/") {
+				brokenData[l] = true
+			}
+		}
 	}
 	plan, err := route.Build(cfg, src, statics)
-	if err != nil {
-		return nil, err
+	if noRender == "" {
+		errs.AddErr(diag.Pos{File: content.Dir}, err)
 	}
 	hash, err := buildHash(fsys)
-	if err != nil {
-		return nil, err
-	}
+	errs.AddErr(diag.Pos{}, err)
 	bundled, err := assets.Bundle(root, opts.Minify)
 	if err != nil {
-		return nil, err
+		errs.AddErr(diag.Pos{File: assets.Dir}, err)
+		noRender = "the stylesheets and scripts in assets/ did not bundle"
+		bundled = &assets.Result{URLs: map[string]string{}, Files: map[string][]byte{}}
 	}
 	strs := map[string]map[string]string{}
 	for _, l := range langs {
@@ -198,31 +247,115 @@ func Load(ctx context.Context, opts Options) (*Site, error) {
 	var bundleTime time.Duration
 	if st, err := fs.Stat(fsys, "assets/islands"); err == nil && st.IsDir() {
 		t0 := time.Now()
-		bundle, err = islands.Build(ctx, islands.Options{Root: root, Library: cfg.Islands.Library, Minify: opts.Minify})
+		bundle, err = islands.Build(ctx, islands.Options{Root: root, Library: cfg.Islands.Library, Minify: opts.Minify,
+			RenderTimeout: cfg.Islands.RenderTimeout.Duration, BuildBudget: cfg.Islands.BuildBudget.Duration})
 		bundleTime = time.Since(t0)
 		if err != nil {
-			return nil, err
+			errs.AddErr(diag.Pos{File: "assets/islands"}, err)
+			noRender = "the islands in assets/islands/ did not bundle"
+		} else {
+			ropts.Islands = bundle
 		}
-		ropts.Islands = bundle
 	}
 	r, err := render.New(ropts)
-	if err == nil {
-		if errs := validate(src, plan, r, statics, langs); len(errs) > 0 {
-			err = errs.Err()
+	checker := r
+	if err != nil {
+		errs.AddErr(diag.Pos{File: render.TemplatesDir}, err)
+		noRender = "the templates have errors"
+		checker = nil // layouts and sections cannot be looked up
+	}
+	// A data set missing because its file has errors is not reported again
+	// where pages use it.
+	dataBroken := func(lang string) bool { return brokenData[lang] || brokenData[cfg.DefaultLocale().Code] }
+	if noRender == "" { // links and data sets depend on site.yaml's locales and legacy paths
+		errs.Merge(validate(src, plan, checker, statics, langs, dataBroken))
+	}
+	bad := map[string]bool{} // source files with errors: pages from or using them are not rendered
+	for _, d := range errs {
+		if strings.HasPrefix(d.Pos.File, content.Dir+"/") {
+			bad[d.Pos.File] = true
 		}
 	}
-	if err != nil {
+	if noRender != "" {
+		errs.Add(diag.Notef(diag.Pos{}, "pages were not rendered because %s; template and link errors found while rendering may follow once it is fixed", noRender))
 		if bundle != nil {
 			bundle.Close()
 		}
-		return nil, err
+		return nil, errs
 	}
 	return &Site{Config: cfg, Source: src, Plan: plan, Renderer: r, Catalog: catalog, Assets: bundled, Statics: statics,
-		Hash: hash, Islands: bundle, IslandsBundle: bundleTime, fsys: fsys, root: root}, nil
+		Hash: hash, Islands: bundle, IslandsBundle: bundleTime, fsys: fsys, root: root, skip: skipPages(src, cfg, bad)}, errs
 }
 
-// Run builds the site into opts.Out.
-func Run(ctx context.Context, opts Options) (*Report, error) {
+// skipPages returns the source files of the pages not to render: those with
+// errors, and those whose sections use a data set that is missing or comes
+// from a file with errors (rendering them would only repeat those errors).
+func skipPages(src *content.Source, cfg *config.Config, bad map[string]bool) map[string]bool {
+	skip := map[string]bool{}
+	for f := range bad {
+		skip[f] = true
+	}
+	def := src.Locales[cfg.DefaultLocale().Code]
+	for _, loc := range src.Locales {
+		for _, pg := range loc.Pages {
+			for _, sec := range pg.Sections {
+				if sec.Data == "" {
+					continue
+				}
+				ds, ok := loc.Data[sec.Data]
+				if !ok && def != nil {
+					ds, ok = def.Data[sec.Data]
+				}
+				if !ok || bad[ds.Pos.File] {
+					skip[pg.File] = true
+				}
+			}
+		}
+	}
+	return skip
+}
+
+// provisionalConfig stands in for a site.yaml that could not be used, so that
+// content and templates are still checked: one locale per folder of content/.
+func provisionalConfig(fsys fs.FS) *config.Config {
+	cfg := &config.Config{BaseURL: "https://site.invalid", Title: "site"}
+	entries, _ := fs.ReadDir(fsys, content.Dir)
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && sitepath.Check("/"+e.Name()) == nil && sitepath.Reserved("/"+e.Name(), nil) == "" {
+			cfg.Locales = append(cfg.Locales, config.Locale{Code: e.Name(), Name: e.Name(), Prefix: "/" + e.Name()})
+		}
+	}
+	if len(cfg.Locales) == 0 {
+		cfg.Locales = []config.Locale{{Code: "en", Name: "en", Prefix: "/en"}}
+	}
+	cfg.Locales[0].Default = true
+	cfg.LegacyPaths = map[string]string{}
+	cfg.LegacyPos = map[string]diag.Pos{}
+	return cfg
+}
+
+// InternalError is a panic met during a build, reported as an error instead
+// of a crash: it names what was being built and asks for a bug report.
+type InternalError struct {
+	Doing string // "rendering content/pl/x.md", "loading the site"
+	Value any    // what was recovered
+}
+
+func (e *InternalError) Error() string {
+	return fmt.Sprintf("internal error while %s: %v (this is a bug in sitegen; please report it)", e.Doing, e.Value)
+}
+
+// recoverAs turns a panic into an *InternalError in *err; use it deferred.
+func recoverAs(err *error, doing string) {
+	if v := recover(); v != nil {
+		*err = &InternalError{Doing: doing, Value: v}
+	}
+}
+
+// Run builds the site into opts.Out. A panic anywhere in the build is
+// returned as an *InternalError; the temporary output is removed.
+func Run(ctx context.Context, opts Options) (_ *Report, err error) {
+	defer recoverAs(&err, "building the site")
 	start := time.Now()
 	log := opts.Logger
 	if log == nil {
@@ -236,15 +369,34 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			return nil, err
 		}
 	}
-	site, err := Load(ctx, opts)
-	if err != nil {
+	site, errs := load(ctx, opts)
+	if err := ctx.Err(); err != nil {
 		return nil, stopped(ctx, err)
 	}
+	if site == nil {
+		return nil, errs.Err()
+	}
 	defer site.Close()
+	site.beforeRender = opts.beforeRender
+	if errs.Errors() > 0 {
+		// Render what loaded, into no output, for the errors found there.
+		_, err := site.write(ctx, nil)
+		errs.AddErr(diag.Pos{}, err)
+		if n := site.skipped(); n > 0 {
+			errs.Add(diag.Notef(diag.Pos{}, "%d page(s) were not rendered because of the errors above", n))
+		}
+		return nil, errs.Err()
+	}
 	tree, err := output.Begin(opts.Out, Version)
 	if err != nil {
 		return nil, err
 	}
+	committed := false
+	defer func() {
+		if !committed { // a panic unwinding: leave no temporary tree behind
+			tree.Abort()
+		}
+	}()
 	rep, err := site.write(ctx, tree)
 	if err == nil {
 		err = ctx.Err() // stopped: the previous output stays
@@ -253,6 +405,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		tree.Abort()
 		return nil, stopped(ctx, err)
 	}
+	committed = true
 	if err := tree.Commit(); err != nil {
 		return nil, err
 	}
@@ -289,18 +442,27 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 	for _, l := range s.Config.Locales {
 		rep.Locales = append(rep.Locales, l.Code)
 	}
-	entries := append([]*route.Entry{}, s.Plan.Entries...)
+	var entries []*route.Entry
 	if root, ok := s.Plan.ByURL("/"); ok {
-		entries = append([]*route.Entry{root}, entries...)
+		entries = append(entries, root)
 	}
+	entries = append(entries, s.Plan.Entries...)
+	entries = slices.DeleteFunc(entries, func(e *route.Entry) bool { return s.skip[e.Page.File] })
 	generated := map[string]bool{"/" + output.ManifestName: true} // written by Commit
-	var notFound []output.NotFound // each locale's 404 page
+	var notFound []output.NotFound                                // each locale's 404 page
 	var errs diag.List
 	writeFile := func(rel string, b []byte) {
-		if err := tree.WriteFile(rel, b); err != nil {
-			errs.Add(diag.New(diag.Pos{File: rel}, "write: %v", err))
-		}
 		generated["/"+rel] = true
+		if tree == nil {
+			return
+		}
+		if err := tree.WriteFile(rel, b); err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) { // name the output path, not the temporary folder
+				err = pe.Err
+			}
+			errs.Add(diag.New(diag.Pos{}, "cannot write %s to the output: %v", rel, err))
+		}
 	}
 
 	// Render in parallel, write in a fixed order through a bounded window.
@@ -400,20 +562,22 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 		writeFile(strings.TrimPrefix(rd.From, "/")+"index.html", b)
 	}
 	rep.Redirects = len(s.Plan.Redirects)
-	if err := s.writeHostingRules(writeFile, notFound); err != nil {
+	// Without a tree (the pass that only looks for more errors), a path that
+	// cannot become a rule was already reported where it was written.
+	if err := s.writeHostingRules(writeFile, notFound); err != nil && tree != nil {
 		return nil, err
 	}
 	sm, err := output.Sitemap(s.Plan, s.Config.BaseURL)
 	if err != nil {
 		return nil, err
 	}
-	writeFile("sitemap.xml", sm)
-	writeFile("robots.txt", output.Robots(s.Config.BaseURL))
+	writeFile(sitepath.Sitemap, sm)
+	writeFile(sitepath.Robots, output.Robots(s.Config.BaseURL))
 	app, err := output.AppData(s.Hash)
 	if err != nil {
 		return nil, err
 	}
-	writeFile("page-data/app-data.json", app)
+	writeFile(sitepath.PageData+"/app-data.json", app)
 	for _, name := range sortedKeys(s.Assets.Files) {
 		writeFile(name, s.Assets.Files[name])
 	}
@@ -437,6 +601,9 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 	if len(errs) > 0 {
 		return nil, errs.Err()
 	}
+	if tree == nil {
+		return rep, nil
+	}
 	rep.Files, rep.Bytes = tree.Files(), tree.Bytes()
 	rep.Fallbacks = s.Plan.Fallbacks
 	rep.DataFallbacks = s.Renderer.DataFallbacks()
@@ -452,8 +619,8 @@ func (s *Site) writeHostingRules(writeFile func(string, []byte), notFound []outp
 	if err == nil {
 		var nginx []byte
 		if nginx, err = output.Nginx(Version, s.Plan.Redirects, notFound); err == nil {
-			writeFile("_redirects", redirects)
-			writeFile("_headers", output.Headers())
+			writeFile(sitepath.Redirects, redirects)
+			writeFile(sitepath.Headers, output.Headers())
 			writeFile(output.NginxName, nginx)
 			return nil
 		}
@@ -465,7 +632,16 @@ func (s *Site) writeHostingRules(writeFile func(string, []byte), notFound []outp
 	return err
 }
 
-func (s *Site) renderEntry(ctx context.Context, e *route.Entry) rendered {
+func (s *Site) renderEntry(ctx context.Context, e *route.Entry) (out rendered) {
+	file := e.Page.File
+	defer func() {
+		if v := recover(); v != nil {
+			out = rendered{entry: e, err: diag.New(diag.Pos{File: file}, "%v", &InternalError{Doing: "rendering " + e.URL, Value: v})}
+		}
+	}()
+	if s.beforeRender != nil {
+		s.beforeRender(e)
+	}
 	if ctx.Err() != nil {
 		return rendered{entry: e, err: ctx.Err()}
 	}
@@ -479,7 +655,8 @@ func (s *Site) renderEntry(ctx context.Context, e *route.Entry) rendered {
 }
 
 // RenderURL renders the page at a site path (for the dev server).
-func (s *Site) RenderURL(ctx context.Context, url string) ([]byte, bool, error) {
+func (s *Site) RenderURL(ctx context.Context, url string) (_ []byte, _ bool, err error) {
+	defer recoverAs(&err, "rendering "+url)
 	e, ok := s.Plan.ByURL(url)
 	if !ok {
 		return nil, false, nil
@@ -542,6 +719,17 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// skipped counts the pages not rendered because their source has errors.
+func (s *Site) skipped() int {
+	n := 0
+	for _, e := range s.Plan.Entries {
+		if s.skip[e.Page.File] && !e.Fallback {
+			n++
+		}
+	}
+	return n
 }
 
 // staticFiles lists the site paths of files under assets/static.

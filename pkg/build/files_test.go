@@ -33,6 +33,7 @@ func failsWith(t *testing.T, src, out string, before map[string][]byte, want str
 	if err == nil {
 		t.Fatalf("the build succeeded; want %s", want)
 	}
+	want += "\nnote: the site was not checked further: remove or replace the files above first"
 	if got := err.Error(); got != want {
 		t.Errorf("error:\n got: %s\nwant: %s", got, want)
 	}

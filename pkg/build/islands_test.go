@@ -2,8 +2,10 @@ package build
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -112,5 +114,28 @@ func TestIslandErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestIslandLoopOnEveryPage: an island that never returns, on many pages,
+// fails the build with one error naming the island, its .jsx line, the
+// limit from site.yaml and the pages; after the first timeout the island is
+// not run again (each page would otherwise cost one limit).
+func TestIslandLoopOnEveryPage(t *testing.T) {
+	loop := "export default function Hello({ n }) {\n  let i = 0;\n  while (n.length >= 0) i++;\n  return <p>{i}</p>;\n}\n"
+	src := islandSite(t, `{{ define "main" }}<h1>x</h1>{{ island "Hello" (dict "n" .Page.Title) "load" }}{{ end }}`, loop)
+	cfg := "baseURL: https://example.test\ntitle: I\nlocales:\n  - {code: pl, name: Polski, prefix: /pl, default: true}\nislands: {renderTimeout: 250ms}\n"
+	os.WriteFile(filepath.Join(src, "site.yaml"), []byte(cfg), 0o644)
+	for i := 0; i < 12; i++ {
+		page := fmt.Sprintf("---\nid: p%d\ntitle: Strona %d\ndescription: Pętla.\nlayout: island\n---\n", i, i)
+		os.WriteFile(filepath.Join(src, fmt.Sprintf("content/pl/p%02d.md", i)), []byte(page), 0o644)
+	}
+	_, err := Run(context.Background(), Options{Source: src, Out: filepath.Join(t.TempDir(), "public")})
+	if err == nil {
+		t.Fatal("build succeeded")
+	}
+	re := regexp.MustCompile(`^templates/layouts/island.html:1:\d+: island "Hello" \(dict "n" \.Page\.Title\) "load": island "Hello": assets/islands/Hello.jsx:3:\d+: island Hello: stopped: one server render took longer than the limit of 250ms; its other renders were skipped \(hint: an endless loop\? islands.renderTimeout in site.yaml raises the limit\) \(rendering content/pl/\S+\.md and \d+ more pages\)$`)
+	if !re.MatchString(err.Error()) {
+		t.Errorf("error:\n%v\nwant one line matching\n%s", err, re)
 	}
 }

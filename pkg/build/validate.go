@@ -15,7 +15,10 @@ var mdLinkRE = regexp.MustCompile(`\]\(\s*<?([^)\s>]+)`)
 
 // validate checks what can be checked before rendering, so that every broken
 // link, missing file, unknown section or data set is reported at its source.
-func validate(src *content.Source, plan *route.Plan, r *render.Renderer, statics map[string]bool, langs []string) diag.List {
+// r is nil when the templates did not parse: layouts and sections are then
+// not checked. Data set names are not checked in a locale whose data (or the
+// default locale's) has errors: a set may be missing only because of them.
+func validate(src *content.Source, plan *route.Plan, r *render.Renderer, statics map[string]bool, langs []string, dataBroken func(lang string) bool) diag.List {
 	var errs diag.List
 	for _, lang := range langs {
 		loc := src.Locales[lang]
@@ -47,17 +50,17 @@ func validate(src *content.Source, plan *route.Plan, r *render.Renderer, statics
 			})
 		}
 		for _, pg := range loc.Pages {
-			if !r.HasLayout(pg.Layout) {
+			if r != nil && !r.HasLayout(pg.Layout) {
 				errs.Add(diag.New(pg.Pos, "unknown layout %q", pg.Layout).WithHint("add templates/layouts/%s.html", pg.Layout))
 			}
 			if pg.Image.Path != "" && !statics[pg.Image.Path] {
 				errs.Add(diag.New(pg.Image.Pos, "file %s does not exist", pg.Image.Path))
 			}
 			for _, s := range pg.Sections {
-				if s.Type != "body" && !r.HasTemplate("sections/"+s.Type+".html") {
+				if s.Type != "body" && r != nil && !r.HasTemplate("sections/"+s.Type+".html") {
 					errs.Add(diag.New(s.Pos, "unknown section type %q", s.Type).WithHint("add templates/sections/%s.html", s.Type))
 				}
-				if s.Data != "" {
+				if s.Data != "" && !dataBroken(lang) {
 					if _, ok := loc.Data[s.Data]; !ok {
 						if _, ok := src.Locales[plan.Default.Code].Data[s.Data]; !ok {
 							errs.Add(diag.New(s.DataPos, "unknown data set %q", s.Data).WithHint("data sets are <file>.<key> from content/%s/data/<file>.yaml", lang))

@@ -8,10 +8,12 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
 	"sitegen/pkg/diag"
+	"sitegen/pkg/sitepath"
 	"sitegen/pkg/yamlx"
 )
 
@@ -35,6 +37,31 @@ type Form struct {
 type Islands struct {
 	// Library is "preact" (default: react resolves to preact/compat) or "react".
 	Library string `yaml:"library"`
+	// RenderTimeout bounds one server render of one island (default 3s).
+	RenderTimeout Duration `yaml:"renderTimeout"`
+	// BuildBudget bounds the time all island renders of one build may take
+	// together (default 2m).
+	BuildBudget Duration `yaml:"buildBudget"`
+}
+
+// Duration is a positive time span written like 3s, 500ms or 2m.
+type Duration struct {
+	time.Duration
+	Pos diag.Pos
+}
+
+// DecodeNode implements yamlx.NodeDecoder.
+func (d *Duration) DecodeNode(file string, n *yaml.Node) error {
+	d.Pos = yamlx.Pos(file, n)
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("must be a duration like 3s")
+	}
+	v, err := time.ParseDuration(n.Value)
+	if err != nil || v <= 0 {
+		return fmt.Errorf("%q must be a positive duration like 3s or 500ms", n.Value)
+	}
+	d.Duration = v
+	return nil
 }
 
 // Markdown configures Markdown rendering.
@@ -111,22 +138,21 @@ func Parse(src []byte) (*Config, error) {
 			c.LegacyPos[k.Value] = diag.Pos{File: FileName, Line: k.Line, Col: k.Column}
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errs.Err()
-	}
 	errs.Merge(c.validate(root))
+	// With errors, what decoded is still returned: later stages check the
+	// rest of the site against it.
 	return &c, errs.Err()
 }
 
 func (c *Config) validate(root *yaml.Node) diag.List {
 	var errs diag.List
 	at := func(field string) diag.Pos { return yamlx.Pos(FileName, yamlx.Field(root, field)) }
-	u, err := url.Parse(c.BaseURL)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		errs.Add(diag.New(at("baseURL"), "baseURL %q is not an absolute http(s) URL", c.BaseURL).
-			WithHint("for example https://www.example.com"))
+	if c.BaseURL == "" {
+		// reported as a missing required field
+	} else if b, err := CheckBaseURL(c.BaseURL); err != nil {
+		errs.Add(diag.New(at("baseURL"), "baseURL %v", err).WithHint("for example https://www.example.com"))
 	} else {
-		c.BaseURL = strings.TrimSuffix(c.BaseURL, "/")
+		c.BaseURL = b
 	}
 	defaults := 0
 	codes := map[string]bool{}
@@ -144,10 +170,16 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 		if !strings.HasPrefix(l.Prefix, "/") || l.Prefix == "/" || strings.HasSuffix(l.Prefix, "/") || strings.Count(l.Prefix, "/") != 1 {
 			errs.Add(diag.New(pos, "locale %q: prefix %q must be one path segment like /%s", l.Code, l.Prefix, l.Code))
 		}
+		if g := sitepath.Reserved(l.Prefix, nil); g != "" {
+			errs.Addf(pos, "locale %q: prefix %q is the generated %s", l.Code, l.Prefix, g)
+		}
 		if prefixes[l.Prefix] {
 			errs.Addf(pos, "locale %q: prefix %q is used by another locale", l.Code, l.Prefix)
 		}
 		prefixes[l.Prefix] = true
+	}
+	if len(c.Locales) == 0 && yamlx.Field(root, "locales") != nil {
+		errs.Add(diag.New(at("locales"), "the site needs at least one locale"))
 	}
 	if len(c.Locales) > 0 && defaults != 1 {
 		errs.Add(diag.New(at("locales"), "exactly one locale must be marked default: true, found %d", defaults))
@@ -166,11 +198,31 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if !strings.HasPrefix(k, "/") || path.Clean(k) != k {
+		if err := sitepath.Check(k); err != nil || path.Clean(k) != k {
 			errs.Add(diag.New(c.LegacyPos[k], "legacy path %q must be a clean absolute path", k).WithHint("like /contact"))
 		}
 	}
 	return errs
+}
+
+// CheckBaseURL validates a base URL (site.yaml's baseURL or the --base-url
+// flag): an absolute http or https URL with a host and no user info, query
+// or fragment. It returns the URL without a trailing slash.
+func CheckBaseURL(s string) (string, error) {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.Opaque != "":
+		return "", fmt.Errorf("%q is not an absolute http(s) URL", s)
+	case u.User != nil:
+		return "", fmt.Errorf("%q must not hold a user name or password", s)
+	case u.RawQuery != "" || u.ForceQuery:
+		return "", fmt.Errorf("%q must not have a query (?...)", s)
+	case u.Fragment != "" || strings.Contains(s, "#"):
+		return "", fmt.Errorf("%q must not have a fragment (#...)", s)
+	case strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f || r == '\\' || r == '"' || r == '<' || r == '>' }):
+		return "", fmt.Errorf("%q holds a space, quote, backslash or control character", s)
+	}
+	return strings.TrimSuffix(s, "/"), nil
 }
 
 // String is used in logs.

@@ -80,12 +80,6 @@ func Load(ctx context.Context, fsys fs.FS, opts Options) (*Source, error) {
 		}
 	}
 
-	type result struct {
-		page    *Page
-		sets    []*DataSet
-		strings map[string]string
-		errs    diag.List
-	}
 	results := make([]result, len(jobs))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -94,24 +88,7 @@ func Load(ctx context.Context, fsys fs.FS, opts Options) (*Source, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				j := jobs[i]
-				src, err := fs.ReadFile(fsys, j.file)
-				if err != nil {
-					results[i].errs.Addf(diag.Pos{File: j.file}, "cannot read: %v", err)
-					continue
-				}
-				switch j.kind {
-				case 0:
-					results[i].page, results[i].errs = ParsePage(j.file, j.lang, j.rel, src)
-				case 1:
-					base := strings.TrimSuffix(strings.TrimSuffix(path.Base(j.rel), ".yaml"), ".yml")
-					if dir := path.Dir(strings.TrimPrefix(j.rel, "data/")); dir != "." {
-						base = strings.ReplaceAll(dir, "/", ".") + "." + base
-					}
-					results[i].sets, results[i].errs = ParseData(j.file, base, src)
-				case 2:
-					results[i].strings, results[i].errs = parseStrings(j.file, src)
-				}
+				parseJob(fsys, jobs[i], &results[i])
 			}
 		}()
 	}
@@ -126,7 +103,46 @@ func Load(ctx context.Context, fsys fs.FS, opts Options) (*Source, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	return assemble(opts, jobs, results, errs)
+}
 
+type result struct {
+	page    *Page
+	sets    []*DataSet
+	strings map[string]string
+	errs    diag.List
+}
+
+// parseJob reads and parses one file into r. A panic (a bug) becomes an
+// internal error at the file instead of ending the process.
+func parseJob(fsys fs.FS, j job, r *result) {
+	defer func() {
+		if v := recover(); v != nil {
+			*r = result{}
+			r.errs.Addf(diag.Pos{File: j.file}, "internal error while reading this file: %v (this is a bug in sitegen; please report it)", v)
+		}
+	}()
+	src, err := fs.ReadFile(fsys, j.file)
+	if err != nil {
+		r.errs.Addf(diag.Pos{File: j.file}, "cannot read: %v", err)
+		return
+	}
+	switch j.kind {
+	case 0:
+		r.page, r.errs = ParsePage(j.file, j.lang, j.rel, src)
+	case 1:
+		base := strings.TrimSuffix(strings.TrimSuffix(path.Base(j.rel), ".yaml"), ".yml")
+		if dir := path.Dir(strings.TrimPrefix(j.rel, "data/")); dir != "." {
+			base = strings.ReplaceAll(dir, "/", ".") + "." + base
+		}
+		r.sets, r.errs = ParseData(j.file, base, src)
+	case 2:
+		r.strings, r.errs = parseStrings(j.file, src)
+	}
+}
+
+// assemble gathers the parsed files into a Source.
+func assemble(opts Options, jobs []job, results []result, errs diag.List) (*Source, error) {
 	src := &Source{Locales: map[string]*Locale{}}
 	for _, lang := range opts.Langs {
 		src.Locales[lang] = &Locale{Lang: lang, Data: map[string]*DataSet{}, Strings: map[string]string{}}

@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"sitegen/pkg/diag"
+	"sitegen/pkg/sitepath"
 	"sitegen/pkg/yamlx"
 )
 
@@ -33,6 +34,7 @@ type Page struct {
 	Lang     string   `yaml:"-"`
 	File     string   `yaml:"-"` // path in the source tree, e.g. content/pl/o-nas/kontakt.md
 	Pos      diag.Pos `yaml:"-"` // position of the id
+	SlugPos  diag.Pos `yaml:"-"` // position of the slug, or of the file when the slug comes from its name
 	Body     []byte   `yaml:"-"`
 	BodyLine int      `yaml:"-"` // line number of the first body line
 }
@@ -66,8 +68,8 @@ func (a *Alias) DecodeNode(file string, n *yaml.Node) error {
 	if err != nil {
 		return err
 	}
-	if !strings.HasPrefix(a.Path, "/") || strings.ContainsAny(a.Path, "?#") {
-		return fmt.Errorf("alias %q must be an absolute site path like /solutions/sales", a.Path)
+	if err := sitepath.Check(a.Path); err != nil {
+		return fmt.Errorf("alias %q %v; it must be a clean absolute site path like /solutions/sales", a.Path, err)
 	}
 	return nil
 }
@@ -133,9 +135,17 @@ func ParsePage(file, lang, rel string, src []byte) (*Page, diag.List) {
 			s = strings.TrimSuffix(s, "/index")
 		}
 		p.Slug = &s
+		p.SlugPos = diag.Pos{File: file, Line: 1, Col: 1}
+		if err := sitepath.Check("/" + s); s != "" && err != nil {
+			errs.Add(diag.New(p.SlugPos, "the file name gives the page the path %q, which %v", s, err).
+				WithHint("rename the file or set slug: in the front matter"))
+		}
 	} else if *p.Slug != "" && !slugRE.MatchString(*p.Slug) {
 		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "slug")), "slug %q must be lower-case path segments without leading or trailing slash", *p.Slug).
 			WithHint("like rozwiazania/sprzedaz"))
+	}
+	if p.SlugPos.File == "" {
+		p.SlugPos = yamlx.Pos(file, yamlx.Field(root, "slug"))
 	}
 	if p.Slug != nil && path.Clean("/"+*p.Slug) != "/"+*p.Slug && *p.Slug != "" {
 		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "slug")), "slug %q is not a clean path", *p.Slug))

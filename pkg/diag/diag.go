@@ -35,10 +35,21 @@ type Diagnostic struct {
 	Pos     Pos
 	Message string
 	Hint    string
+	// Note marks information that is not an error itself, such as a check a
+	// later stage had to skip because of the errors before it.
+	Note bool
+}
+
+// Notef returns a note (not an error) at pos.
+func Notef(pos Pos, format string, args ...any) Diagnostic {
+	return Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...), Note: true}
 }
 
 func (d Diagnostic) Error() string {
 	var b strings.Builder
+	if d.Note {
+		b.WriteString("note: ")
+	}
 	if p := d.Pos.String(); p != "" {
 		b.WriteString(p)
 		b.WriteString(": ")
@@ -94,10 +105,14 @@ func (l *List) AddErr(pos Pos, err error) {
 	l.Add(Diagnostic{Pos: pos, Message: err.Error()})
 }
 
-// Sort orders by file, line, column, message and drops exact duplicates.
+// Sort orders by file, line, column, message, notes after errors, and drops
+// exact duplicates.
 func (l List) Sort() List {
 	sort.SliceStable(l, func(i, j int) bool {
 		a, b := l[i], l[j]
+		if a.Note != b.Note {
+			return b.Note
+		}
 		if a.Pos.File != b.Pos.File {
 			return a.Pos.File < b.Pos.File
 		}
@@ -119,12 +134,24 @@ func (l List) Sort() List {
 	return out
 }
 
-// Err returns the list as an error, or nil when it is empty.
+// Err returns the list as an error, or nil when it holds no error (notes
+// alone are not an error).
 func (l List) Err() error {
-	if len(l) == 0 {
+	if l.Errors() == 0 {
 		return nil
 	}
 	return l.Sort()
+}
+
+// Errors counts the diagnostics that are errors, not notes.
+func (l List) Errors() int {
+	n := 0
+	for _, d := range l {
+		if !d.Note {
+			n++
+		}
+	}
+	return n
 }
 
 func (l List) Error() string {

@@ -39,8 +39,9 @@ type engine interface {
 	close() error
 }
 
-// renderTimeout bounds one SSR render (an endless loop in a component).
-const renderTimeout = 10 * time.Second
+// engineTimeout is QuickJS's own bound on one call, a backstop behind the
+// bundle's render limits (which interrupt the engine sooner).
+const engineTimeout = 10 * time.Minute
 
 type quickJS struct{ vm *quickjs.VM }
 
@@ -49,7 +50,7 @@ func newQuickJS(bundle []byte) (engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	vm.SetEvalTimeout(renderTimeout)
+	vm.SetEvalTimeout(engineTimeout)
 	if _, err := vm.Eval(jsPrelude+string(bundle), quickjs.EvalGlobal); err != nil {
 		vm.Close()
 		return nil, fmt.Errorf("loading SSR bundle: %w", err)

@@ -28,8 +28,12 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
+
+	"modernc.org/quickjs"
 
 	"sitegen/pkg/diag"
+	"sitegen/pkg/sitepath"
 )
 
 // Options configures Build.
@@ -40,10 +44,23 @@ type Options struct {
 	Minify       bool
 	Workers      int // engine pool size; 0 = runtime.NumCPU()
 
+	// RenderTimeout bounds one server render (default DefaultRenderTimeout).
+	// After an island's first timeout, its other renders fail at once.
+	RenderTimeout time.Duration
+	// BuildBudget bounds the time all renders of the bundle take together,
+	// summed over workers (default DefaultBuildBudget).
+	BuildBudget time.Duration
+
 	// NodePaths are extra node_modules directories searched after
 	// <Root>/node_modules (e.g. a shared install for test fixtures).
 	NodePaths []string
 }
+
+// Defaults of the render limits.
+const (
+	DefaultRenderTimeout = 3 * time.Second
+	DefaultBuildBudget   = 2 * time.Minute
+)
 
 // Directives lists the hydration directives Render accepts ("media=(query)"
 // stands for any media query in parentheses).
@@ -68,6 +85,9 @@ type Bundle struct {
 	cache   map[string]*cacheEntry
 
 	engineCalls atomic.Int64 // renders that reached an engine (for tests)
+
+	spent    atomic.Int64 // nanoseconds spent in engine renders
+	failFast sync.Map     // island name -> error: it timed out, do not run it again
 }
 
 type cacheEntry struct {
@@ -85,13 +105,19 @@ func Build(ctx context.Context, opts Options) (*Bundle, error) {
 		return nil, diag.New(diag.Pos{}, "islands: unknown library %q", opts.Library).WithHint(`use "preact" or "react"`)
 	}
 	if opts.PublicPrefix == "" {
-		opts.PublicPrefix = "/_assets/islands/"
+		opts.PublicPrefix = "/" + sitepath.Assets + "/islands/"
 	}
 	if !strings.HasSuffix(opts.PublicPrefix, "/") {
 		opts.PublicPrefix += "/"
 	}
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.NumCPU()
+	}
+	if opts.RenderTimeout <= 0 {
+		opts.RenderTimeout = DefaultRenderTimeout
+	}
+	if opts.BuildBudget <= 0 {
+		opts.BuildBudget = DefaultBuildBudget
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -274,19 +300,43 @@ func (b *Bundle) ssrRender(ctx context.Context, name string, props []byte, child
 }
 
 func (b *Bundle) renderEngine(ctx context.Context, name string, props []byte, children string) (string, error) {
+	if err, ok := b.failFast.Load(name); ok {
+		return "", err.(error)
+	}
+	limit, limitName := b.opts.RenderTimeout, "per-render limit"
+	if rest := b.opts.BuildBudget - time.Duration(b.spent.Load()); rest <= limit {
+		limit, limitName = rest, "budget"
+		if rest <= 0 {
+			return "", b.limitError(name, "", "budget")
+		}
+	}
 	eng, err := b.pool.get(ctx)
 	if err != nil {
 		return "", err
 	}
 	b.engineCalls.Add(1)
-	// Cancelling ctx interrupts the engine; an engine that was (or may have
-	// been) interrupted is discarded rather than reused.
-	stop := context.AfterFunc(ctx, eng.interrupt)
+	// Cancelling ctx or hitting the limit interrupts the engine; an engine
+	// that was (or may have been) interrupted is discarded, not reused.
+	rctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	start := time.Now()
+	stop := context.AfterFunc(rctx, eng.interrupt)
 	res, err := eng.render(name, string(props), children)
 	interrupted := !stop()
+	b.spent.Add(int64(time.Since(start)))
 	b.pool.put(eng, interrupted || (err != nil && res == nil))
 	if interrupted && ctx.Err() != nil {
 		return "", fmt.Errorf("island %s: %w", name, ctx.Err())
+	}
+	if interrupted && rctx.Err() != nil {
+		stack := ""
+		var qe *quickjs.Error
+		if errors.As(err, &qe) {
+			stack = qe.Stack
+		}
+		lerr := b.limitError(name, stack, limitName)
+		b.failFast.LoadOrStore(name, lerr)
+		return "", lerr
 	}
 	if err != nil {
 		return "", diag.New(diag.Pos{}, "island %s: engine: %v", name, err)
@@ -295,6 +345,24 @@ func (b *Bundle) renderEngine(ctx context.Context, name string, props []byte, ch
 		return "", b.renderError(name, res.Error)
 	}
 	return res.HTML, nil
+}
+
+// limitError reports an island stopped by a limit, at the .jsx line it was
+// running when the stack tells.
+func (b *Bundle) limitError(name, stack, which string) error {
+	var pos diag.Pos
+	if stack != "" {
+		_, pos = b.ssrMap.mapStack(shiftStack(stack, preludeLines))
+	}
+	if pos.File == "" {
+		pos = diag.Pos{File: islandsDir + "/" + name + ".jsx"}
+	}
+	if which == "budget" {
+		return diag.New(pos, "island %s: stopped: island renders took more than the build's budget of %v", name, b.opts.BuildBudget).
+			WithHint("islands.buildBudget in site.yaml raises it")
+	}
+	return diag.New(pos, "island %s: stopped: one server render took longer than the limit of %v; its other renders were skipped", name, b.opts.RenderTimeout).
+		WithHint("an endless loop? islands.renderTimeout in site.yaml raises the limit")
 }
 
 func cacheKey(bundle, name string, props []byte, children string) string {

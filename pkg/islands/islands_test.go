@@ -484,3 +484,57 @@ func TestRenderCancel(t *testing.T) {
 		t.Fatalf("after cancel: %q %v", html, err)
 	}
 }
+
+// TestRenderTimeout: a render that loops is stopped at the per-render limit
+// with an error at the .jsx line it was running, naming the limit; the
+// island's later renders fail at once, without reaching an engine.
+func TestRenderTimeout(t *testing.T) {
+	b, err := Build(context.Background(), Options{Root: "testdata/throwing", NodePaths: nodeModules(t), Workers: 1,
+		RenderTimeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	_, _, err = b.Render(context.Background(), "Loop", []byte(`{"forever":true}`), "load", "")
+	// The column is wherever in the loop the interrupt landed.
+	wantRE := regexp.MustCompile(`^assets/islands/Loop\.jsx:4:\d+: island Loop: stopped: one server render took longer than the limit of 200ms; its other renders were skipped \(hint: an endless loop\? islands\.renderTimeout in site\.yaml raises the limit\)$`)
+	if err == nil || !wantRE.MatchString(err.Error()) {
+		t.Fatalf("err = %v\nwant %s", err, wantRE)
+	}
+	want := err.Error()
+	calls := b.engineCalls.Load()
+	_, _, err2 := b.Render(context.Background(), "Loop", []byte(`{"forever":true,"other":1}`), "load", "")
+	if err2 == nil || err2.Error() != want {
+		t.Errorf("second render: %v", err2)
+	}
+	if n := b.engineCalls.Load(); n != calls {
+		t.Errorf("the island ran again after timing out (%d engine calls, want %d)", n, calls)
+	}
+	// Other islands still render.
+	if _, _, err := b.Render(context.Background(), "Boom", []byte(`{}`), "load", ""); err != nil && strings.Contains(err.Error(), "stopped") {
+		t.Errorf("Boom stopped too: %v", err)
+	}
+}
+
+// TestBuildBudget: once the renders of a bundle have used its budget, every
+// render fails at once with an error naming the budget.
+func TestBuildBudget(t *testing.T) {
+	b, err := Build(context.Background(), Options{Root: "testdata/throwing", NodePaths: nodeModules(t), Workers: 1,
+		RenderTimeout: time.Minute, BuildBudget: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	_, _, err = b.Render(context.Background(), "Loop", []byte(`{"forever":true}`), "load", "")
+	if err == nil || !regexp.MustCompile(`^assets/islands/Loop\.jsx:4:\d+: island Loop: stopped: island renders took more than the build's budget of 300ms`).MatchString(err.Error()) {
+		t.Fatalf("err = %v", err)
+	}
+	calls := b.engineCalls.Load()
+	_, _, err = b.Render(context.Background(), "Loop", []byte(`{}`), "load", "")
+	if err == nil || !strings.Contains(err.Error(), "budget of 300ms") {
+		t.Errorf("after the budget: %v", err)
+	}
+	if n := b.engineCalls.Load(); n != calls {
+		t.Errorf("an engine ran after the budget was spent")
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"sitegen/pkg/route"
+	"sitegen/pkg/sitepath"
 )
 
 // Hosting rules: the one table of response headers, and the redirects and
@@ -52,7 +53,7 @@ var HeaderRules = []HeaderRule{
 var Unpublished = []string{"/_headers", "/_redirects", "/" + NginxName, "/" + ManifestName}
 
 // NginxName is the nginx snippet in the output root.
-const NginxName = "_nginx.conf"
+const NginxName = sitepath.Nginx
 
 // Matches reports whether the rule's pattern matches the URL path p.
 func (r HeaderRule) Matches(p string) bool {

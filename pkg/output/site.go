@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"sitegen/pkg/route"
+	"sitegen/pkg/sitepath"
 )
 
 // PageData is /page-data/{page}/page-data.json (spec §7).
@@ -55,7 +56,7 @@ type PageView struct {
 
 // PageDataPath is the output path of an entry's page data.
 func PageDataPath(e *route.Entry) string {
-	return "page-data/" + e.PageData + "/page-data.json"
+	return sitepath.PageData + "/" + e.PageData + "/page-data.json"
 }
 
 // NewPageData builds the page data of an entry.

@@ -16,10 +16,12 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"sitegen/pkg/sitepath"
 )
 
 // ManifestName is the mark at the root of every tree sitegen writes.
-const ManifestName = ".sitegen-manifest.json"
+const ManifestName = sitepath.Manifest
 
 // Generator is the manifest's generator field.
 const Generator = "sitegen"

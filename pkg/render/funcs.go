@@ -2,7 +2,6 @@ package render
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -36,7 +35,9 @@ type PageLink struct {
 	ID, Title, URL, Date, Summary, Image string
 }
 
-func (r *Renderer) funcs(lang string) template.FuncMap {
+// funcs returns the template functions of lang; st is the state of the render
+// call the template set they are parsed into serves.
+func (r *Renderer) funcs(lang string, st *execState) template.FuncMap {
 	resolve := func(target string) (string, error) { return r.opts.Plan.Resolve(lang, target) }
 	return template.FuncMap{
 		"t": func(key string, def ...string) string {
@@ -86,15 +87,11 @@ func (r *Renderer) funcs(lang string) template.FuncMap {
 			return template.HTML(out), errs.Err()
 		},
 		"partial": func(name string, data any) (template.HTML, error) {
-			t := r.roots[lang].Lookup(name)
+			t := st.set.root.Lookup(name)
 			if t == nil {
 				return "", fmt.Errorf("partial: no template %q", name)
 			}
-			var buf bytes.Buffer
-			if err := t.Execute(&buf, data); err != nil {
-				return "", err
-			}
-			return template.HTML(buf.String()), nil
+			return st.execNested(name, func(b *strings.Builder) error { return t.Execute(b, data) })
 		},
 		"append": func(list any, items ...any) ([]any, error) {
 			var out []any
@@ -110,8 +107,8 @@ func (r *Renderer) funcs(lang string) template.FuncMap {
 			}
 			return append(out, items...), nil
 		},
-		"section":  r.section,
-		"sections": r.sections,
+		"section":  func(s content.Section, pc *PageContext) (template.HTML, error) { return r.section(st, s, pc) },
+		"sections": func(pc *PageContext) (template.HTML, error) { return r.sections(st, pc) },
 		"pages":    func(id string) ([]PageLink, error) { return r.pages(lang, id) },
 		"asset": func(name string) (string, error) {
 			if u, ok := r.opts.Assets[name]; ok {
@@ -122,7 +119,7 @@ func (r *Renderer) funcs(lang string) template.FuncMap {
 		"icon":  r.icon,
 		"image": r.image,
 		"island": func(name string, props any, directive string, children ...template.HTML) (template.HTML, error) {
-			return r.island(name, props, directive, children...)
+			return r.island(st, name, props, directive, children...)
 		},
 		"scripts":          func() template.HTML { return scriptsMarker },
 		"showAnnouncement": func(v any) (bool, error) { return r.showAnnouncement(lang, v) },
@@ -213,7 +210,7 @@ func isZero(v any) bool {
 }
 
 // section renders templates/sections/<type>.html for one section.
-func (r *Renderer) section(s content.Section, pc *PageContext) (template.HTML, error) {
+func (r *Renderer) section(st *execState, s content.Section, pc *PageContext) (template.HTML, error) {
 	if s.Type == "body" {
 		return pc.Page.Content, nil
 	}
@@ -225,24 +222,21 @@ func (r *Renderer) section(s content.Section, pc *PageContext) (template.HTML, e
 		}
 		sc.Data = ds.Value
 	}
-	t := r.sets[pc.Lang][pc.Page.Layout]
-	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "sections/"+s.Type+".html", sc); err != nil {
-		return "", err
-	}
-	return template.HTML(buf.String()), nil
+	t := st.set.layouts[pc.Page.Layout]
+	name := "sections/" + s.Type + ".html"
+	return st.execNested(name, func(b *strings.Builder) error { return t.ExecuteTemplate(b, name, sc) })
 }
 
 // sections renders every section, and the body where a body section stands
 // or else after them.
-func (r *Renderer) sections(pc *PageContext) (template.HTML, error) {
+func (r *Renderer) sections(st *execState, pc *PageContext) (template.HTML, error) {
 	var b strings.Builder
 	hasBody := false
 	for _, s := range pc.Page.Sections {
 		if s.Type == "body" {
 			hasBody = true
 		}
-		h, err := r.section(s, pc)
+		h, err := r.section(st, s, pc)
 		if err != nil {
 			return "", err
 		}
@@ -411,7 +405,7 @@ func svgSize(b []byte) (int, int, error) {
 
 var directiveRE = regexp.MustCompile(`^(load|idle|visible|none|media=\(.+\))$`)
 
-func (r *Renderer) island(name string, props any, directive string, children ...template.HTML) (template.HTML, error) {
+func (r *Renderer) island(st *execState, name string, props any, directive string, children ...template.HTML) (template.HTML, error) {
 	if r.opts.Islands == nil {
 		return "", fmt.Errorf("island %q: islands are not built for this site (no assets/islands/)", name)
 	}
@@ -433,7 +427,7 @@ func (r *Renderer) island(name string, props any, directive string, children ...
 		ch = string(children[0])
 	}
 	start := time.Now()
-	html, _, err := r.opts.Islands.Render(context.Background(), name, js, directive, ch)
+	html, _, err := r.opts.Islands.Render(st.ctx, name, js, directive, ch)
 	r.ssrCalls.Add(1)
 	r.ssrNanos.Add(int64(time.Since(start)))
 	if err != nil {

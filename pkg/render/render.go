@@ -6,6 +6,7 @@ package render
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -51,9 +52,14 @@ type Options struct {
 
 // Renderer renders pages. Render is safe for concurrent use.
 type Renderer struct {
-	opts  Options
-	sets  map[string]map[string]*template.Template // lang -> layout -> template
-	roots map[string]*template.Template            // lang -> base + partials + sections (for partial)
+	opts Options
+	sets map[string]map[string]*template.Template // lang -> layout -> template (for lookups only)
+	// pools hold, per locale, template sets ready for one render each (see
+	// execSet); base, shared and layouts are the sources they are parsed from.
+	pools   map[string]chan *execSet
+	base    *source
+	shared  []source
+	layouts []source
 
 	icons sync.Map // name -> template.HTML
 	dims  sync.Map // static path -> [2]int
@@ -80,8 +86,9 @@ type Result struct {
 
 // New parses the templates once per locale.
 func New(opts Options) (*Renderer, error) {
-	r := &Renderer{opts: opts, sets: map[string]map[string]*template.Template{}, roots: map[string]*template.Template{}, dataFallback: map[[2]string]bool{}}
+	r := &Renderer{opts: opts, sets: map[string]map[string]*template.Template{}, pools: map[string]chan *execSet{}, dataFallback: map[[2]string]bool{}}
 	base, shared, layouts, err := templateFiles(opts.FS)
+	r.base, r.shared, r.layouts = base, shared, layouts
 	if err != nil {
 		return nil, diag.New(diag.Pos{File: TemplatesDir}, "cannot read templates: %v", err)
 	}
@@ -91,11 +98,17 @@ func New(opts Options) (*Renderer, error) {
 	}
 	var errs diag.List
 	for i, l := range opts.Config.Locales {
-		root, set, e := parseSet(base, shared, layouts, r.funcs(l.Code))
+		st := &execState{}
+		root, set, e := parseSet(base, shared, layouts, r.funcs(l.Code, st))
 		if i == 0 {
 			errs.Merge(e) // the same files: report their errors once
 		}
-		r.sets[l.Code], r.roots[l.Code] = set, root
+		r.sets[l.Code] = set
+		r.pools[l.Code] = make(chan *execSet, poolSize)
+		if len(e) == 0 {
+			st.set = &execSet{root: root, layouts: set, st: st}
+			r.pools[l.Code] <- st.set
+		}
 	}
 	return r, errs.Err()
 }
@@ -185,14 +198,21 @@ const scriptsMarker = "<!--sitegen:scripts-->"
 // with data-chunk (islands with the "none" directive have none).
 var islandRE = regexp.MustCompile(`<sg-island data-island="([A-Za-z0-9_]+)" data-directive="([a-z]+)"[^>]*\bdata-chunk=`)
 
+// poolSize bounds the template sets kept per locale (one per concurrent render).
+const poolSize = 64
+
 // Render renders one entry.
 func (r *Renderer) Render(ctx context.Context, e *route.Entry) (*Result, error) {
 	pg := e.Page
-	set := r.sets[e.Lang]
-	t, ok := set[pg.Layout]
-	if !ok {
+	if _, ok := r.sets[e.Lang][pg.Layout]; !ok {
 		return nil, diag.New(layoutPos(pg), "unknown layout %q", pg.Layout).WithHint("add templates/layouts/%s.html", pg.Layout)
 	}
+	set, err := r.takeSet(ctx, e.Lang, pg.File)
+	if err != nil {
+		return nil, err
+	}
+	defer r.putSet(e.Lang, set)
+	t := set.layouts[pg.Layout]
 	pc := r.pageContext(e)
 	body, errs := r.opts.Markdown.Block(markdown.Source{Text: pg.Body, Pos: diag.Pos{File: pg.File, Line: pg.BodyLine, Col: 1}},
 		func(dest string) (string, error) { return r.opts.Plan.Resolve(e.Lang, dest) })
@@ -202,6 +222,10 @@ func (r *Renderer) Render(ctx context.Context, e *route.Entry) (*Result, error) 
 	pc.Page.Content = template.HTML(body)
 	var buf bytes.Buffer
 	if err := t.ExecuteTemplate(&buf, "base.html", pc); err != nil {
+		var ne nestingError
+		if errors.As(err, &ne) {
+			return nil, PageError{Diagnostic: ne.Diagnostic, Page: pg.File}
+		}
 		return nil, PageError{Diagnostic: templateError(err), Page: pg.File}
 	}
 	out := buf.Bytes()

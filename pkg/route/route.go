@@ -14,6 +14,7 @@ import (
 	"sitegen/pkg/config"
 	"sitegen/pkg/content"
 	"sitegen/pkg/diag"
+	"sitegen/pkg/sitepath"
 )
 
 // Entry is one page at one URL.
@@ -63,11 +64,12 @@ type Plan struct {
 	Redirects []Redirect // sorted by From
 	Fallbacks []Fallback // sorted
 
-	byID    map[string]map[string]*Entry // lang -> id -> entry
-	byURL   map[string]*Entry
-	redir   map[string]Redirect
-	legacy  map[string]string // legacy path -> page id
-	statics map[string]bool
+	byID     map[string]map[string]*Entry // lang -> id -> entry
+	byURL    map[string]*Entry
+	redir    map[string]Redirect
+	legacy   map[string]string // legacy path -> page id
+	statics  map[string]bool
+	prefixes []string
 }
 
 // Build computes the plan. statics lists the site paths of static files (for
@@ -81,6 +83,9 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 		byURL: map[string]*Entry{}, redir: map[string]Redirect{},
 		legacy: cfg.LegacyPaths, statics: statics,
 	}
+	for _, l := range cfg.Locales {
+		p.prefixes = append(p.prefixes, l.Prefix)
+	}
 	add := func(e *Entry) {
 		if prev, ok := p.byURL[e.URL]; ok {
 			if e.Fallback {
@@ -93,6 +98,14 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 		p.byURL[e.URL] = e
 		if e.Root {
 			return
+		}
+		if g := sitepath.Reserved(e.URL, p.prefixes); g != "" && !e.Fallback {
+			errs.Add(diag.New(e.Page.SlugPos, "page %q would be published at %s, over the generated %s", e.ID, e.URL, g).
+				WithHint("choose another slug"))
+		}
+		if f := strings.TrimSuffix(e.URL, "/"); p.statics[f] && !e.Fallback {
+			errs.Add(diag.New(e.Page.SlugPos, "page %q would be published at %s, over the static file assets/static%s", e.ID, e.URL, f).
+				WithHint("choose another slug"))
 		}
 		if p.byID[e.Lang] == nil {
 			p.byID[e.Lang] = map[string]*Entry{}
@@ -163,6 +176,16 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 }
 
 func (p *Plan) addRedirect(errs *diag.List, r Redirect) {
+	if g := sitepath.Reserved(r.From, p.prefixes); g != "" {
+		errs.Add(diag.New(r.Pos, "alias %s would be published over the generated %s", strings.TrimSuffix(r.From, "/"), g).
+			WithHint("sitemap.xml, robots.txt, the error pages, _headers, _redirects, page-data/ and the asset folders are written by the build"))
+		return
+	}
+	if f := strings.TrimSuffix(r.From, "/"); p.statics[f] {
+		errs.Add(diag.New(r.Pos, "alias %s is the path of the static file assets/static%s", f, f).
+			WithHint("an alias must not shadow a file"))
+		return
+	}
 	if e, ok := p.byURL[r.From]; ok {
 		errs.Add(diag.New(r.Pos, "alias %s is the path of page %q (%s)", strings.TrimSuffix(r.From, "/"), e.ID, e.Page.File).
 			WithHint("an alias must not shadow a page"))

@@ -98,7 +98,18 @@ func Decode(file string, n *yaml.Node, v any) diag.List {
 type decoder struct {
 	file string
 	errs diag.List
+	// Alias expansion is bounded: an anchor used many times inside anchors
+	// used many times ("billion laughs") or inside itself would otherwise
+	// take exponential time or never end.
+	aliasDepth int // aliases being expanded, innermost last
+	expanded   int // values visited inside alias expansions
+	tooMany    bool
 }
+
+const (
+	maxAliasDepth = 16
+	maxExpanded   = 100_000
+)
 
 var nodeDecoderType = reflect.TypeOf((*NodeDecoder)(nil)).Elem()
 
@@ -127,6 +138,23 @@ func where(field string) string {
 }
 
 func (d *decoder) value(n *yaml.Node, v reflect.Value, field string) {
+	if n != nil && n.Kind == yaml.AliasNode {
+		if d.aliasDepth >= maxAliasDepth || d.expanded >= maxExpanded {
+			if !d.tooMany {
+				d.tooMany = true
+				d.fail(n, "%saliases (*name) nest or repeat too much to expand", where(field))
+			}
+			return
+		}
+		d.aliasDepth++
+		defer func() { d.aliasDepth-- }()
+	}
+	if d.aliasDepth > 0 {
+		d.expanded++
+		if d.expanded > maxExpanded {
+			return
+		}
+	}
 	n = resolve(n)
 	if n == nil {
 		return

@@ -1,0 +1,121 @@
+package render
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html/template"
+	"strings"
+
+	"sitegen/pkg/diag"
+)
+
+// MaxNesting is how deep partials and sections may include one another
+// within one page: deep enough for any real menu or tree, shallow enough that
+// a template that includes itself is an error long before the Go stack is.
+const MaxNesting = 64
+
+// execSet is one locale's templates parsed with functions bound to one
+// execState. A render takes a set from the locale's pool for its whole run,
+// so the state is per render call and never shared between goroutines.
+type execSet struct {
+	root    *template.Template            // base + partials + sections
+	layouts map[string]*template.Template // layout name -> root clone + layout
+	st      *execState
+}
+
+// execState is what one render call tracks while templates run.
+type execState struct {
+	set   *execSet
+	ctx   context.Context
+	page  string   // the page being rendered (its source file)
+	chain []string // partials and sections being executed, outermost first
+}
+
+// enter records that template name starts executing inside the current
+// chain; it fails when the chain is already MaxNesting deep.
+func (st *execState) enter(name string) error {
+	if len(st.chain) >= MaxNesting {
+		return tooDeepError(fmt.Sprintf("%s is nested more than %d deep: %s", name, MaxNesting, describeChain(append(st.chain, name))))
+	}
+	st.chain = append(st.chain, name)
+	return nil
+}
+
+func (st *execState) leave() { st.chain = st.chain[:len(st.chain)-1] }
+
+// describeChain shows the first cycle of a chain of template names, or the
+// whole chain when nothing repeats.
+func describeChain(chain []string) string {
+	first := map[string]int{}
+	for i, n := range chain {
+		if j, ok := first[n]; ok {
+			cycle := strings.Join(chain[j:i+1], " → ")
+			if j > 0 {
+				cycle = strings.Join(chain[:j], " → ") + " → " + cycle
+			}
+			return cycle + " → … (a template that includes itself)"
+		}
+		first[n] = i
+	}
+	return strings.Join(chain, " → ")
+}
+
+// tooDeepError is returned by the call that would exceed MaxNesting.
+type tooDeepError string
+
+func (e tooDeepError) Error() string { return string(e) }
+
+// nestingError is a too deep chain of partials, already placed at the
+// innermost call; outer calls pass it on unchanged.
+type nestingError struct{ diag.Diagnostic }
+
+// execNested runs t (a partial or section) inside st, with the nesting
+// limit, and returns its output.
+func (st *execState) execNested(name string, run func(*strings.Builder) error) (template.HTML, error) {
+	if err := st.enter(name); err != nil {
+		return "", err
+	}
+	defer st.leave()
+	var b strings.Builder
+	if err := run(&b); err != nil {
+		var ne nestingError
+		if errors.As(err, &ne) {
+			return "", ne
+		}
+		var td tooDeepError
+		if errors.As(err, &td) { // the call inside this template hit the limit: place it there
+			d := templateError(err)
+			d.Message = string(td)
+			return "", nestingError{d}
+		}
+		return "", err
+	}
+	return template.HTML(b.String()), nil
+}
+
+// takeSet returns a template set of lang bound to a fresh state for one
+// render; putSet gives it back.
+func (r *Renderer) takeSet(ctx context.Context, lang, page string) (*execSet, error) {
+	var s *execSet
+	select {
+	case s = <-r.pools[lang]:
+	default:
+		st := &execState{}
+		root, layouts, errs := parseSet(r.base, r.shared, r.layouts, r.funcs(lang, st))
+		if len(errs) > 0 {
+			return nil, errs.Err()
+		}
+		s = &execSet{root: root, layouts: layouts, st: st}
+	}
+	*s.st = execState{set: s, ctx: ctx, page: page, chain: s.st.chain[:0]}
+	return s, nil
+}
+
+func (r *Renderer) putSet(lang string, s *execSet) {
+	s.st.ctx = nil
+	select {
+	case r.pools[lang] <- s:
+	default: // the pool is full: let this one go
+	}
+}

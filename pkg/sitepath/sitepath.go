@@ -1,0 +1,137 @@
+// Package sitepath validates the site paths authors write (slugs, aliases,
+// legacy paths) and owns the one list of output paths the build generates
+// itself, so that content can never be published over them.
+package sitepath
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"unicode"
+)
+
+// Files and folders the build writes at the output root. The output writer
+// takes their names from here; Reserved checks content paths against them.
+const (
+	Sitemap   = "sitemap.xml"
+	Robots    = "robots.txt"
+	Headers   = "_headers"
+	Redirects = "_redirects"
+	PageData  = "page-data"
+	SliceData = "slice-data"
+	Worker    = "sw.js"
+	Assets    = "_assets"                // fingerprinted CSS, JS and island bundles
+	Nginx     = "_nginx.conf"            // the nginx snippet with the same rules as _redirects and _headers
+	Manifest  = ".sitegen-manifest.json" // the mark of a tree sitegen wrote
+)
+
+// ErrorPages are the pages written as <name>.html at the root and under each
+// locale prefix.
+var ErrorPages = []string{"404", "500"}
+
+// root lists every generated name at the output root; a content path whose
+// first segment is one of them collides with generated output. A new file
+// the build writes at the root gets a constant above and an entry here.
+var root = map[string]bool{
+	Sitemap: true, Robots: true, Headers: true, Redirects: true,
+	PageData: true, SliceData: true, Worker: true, Assets: true, Nginx: true, Manifest: true,
+}
+
+func init() {
+	for _, p := range ErrorPages {
+		root[p+".html"] = true
+	}
+}
+
+// RootNames returns the generated root names, for messages and tests.
+func RootNames() []string {
+	out := make([]string, 0, len(root))
+	for n := range root {
+		out = append(out, n)
+	}
+	return out
+}
+
+// Check reports whether p is a clean absolute URL path: it starts with "/",
+// has no empty, "." or ".." segments, and holds no whitespace, control
+// characters, backslashes, "?" or "#", also after percent-decoding. A
+// trailing slash is allowed.
+func Check(p string) error {
+	if !strings.HasPrefix(p, "/") {
+		return fmt.Errorf("must start with /")
+	}
+	if err := checkChars(p); err != nil {
+		return err
+	}
+	if strings.Contains(p, "%") {
+		dec, err := url.PathUnescape(p)
+		if err != nil {
+			return fmt.Errorf("has an invalid percent-escape")
+		}
+		if err := checkChars(dec); err != nil {
+			return fmt.Errorf("%v once percent-decoded", err)
+		}
+		if err := checkSegments(dec); err != nil {
+			return fmt.Errorf("%v once percent-decoded", err)
+		}
+	}
+	return checkSegments(p)
+}
+
+func checkChars(p string) error {
+	for _, r := range p {
+		switch {
+		case r == unicode.ReplacementChar:
+			return fmt.Errorf("is not valid UTF-8")
+		case r == '\\':
+			return fmt.Errorf("holds a backslash")
+		case r == '?' || r == '#':
+			return fmt.Errorf("holds %q (a query or fragment is not part of a path)", r)
+		case unicode.IsControl(r) || unicode.In(r, unicode.Cf):
+			return fmt.Errorf("holds a control character")
+		case unicode.IsSpace(r):
+			return fmt.Errorf("holds whitespace")
+		}
+	}
+	return nil
+}
+
+func checkSegments(p string) error {
+	body := strings.TrimSuffix(strings.TrimPrefix(p, "/"), "/")
+	if body == "" {
+		return nil
+	}
+	for _, seg := range strings.Split(body, "/") {
+		switch seg {
+		case "":
+			return fmt.Errorf("has an empty segment (//)")
+		case ".", "..":
+			return fmt.Errorf("has a %q segment", seg)
+		}
+	}
+	return nil
+}
+
+// Reserved reports the generated output path that the site path p (a clean
+// absolute path) would be published over, or "" when there is none.
+// prefixes are the locale prefixes ("/pl"): their error pages are generated
+// too.
+func Reserved(p string, prefixes []string) string {
+	body := strings.Trim(p, "/")
+	first, rest, _ := strings.Cut(body, "/")
+	if root[first] {
+		return "/" + first
+	}
+	for _, pre := range prefixes {
+		if "/"+first != pre {
+			continue
+		}
+		seg, _, _ := strings.Cut(rest, "/")
+		for _, e := range ErrorPages {
+			if seg == e+".html" {
+				return pre + "/" + seg
+			}
+		}
+	}
+	return ""
+}
