@@ -17,6 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pdfdoc import write_docx, write_pdf, write_xml  # noqa: E402
+import materials  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 STATIC = os.path.join(ROOT, "assets", "static")
@@ -525,4 +526,5 @@ def main():
 
 if __name__ == "__main__":
     main()
+    materials.main(STATIC)
     print("documents written under", STATIC)
