@@ -697,6 +697,7 @@ func TestFooterDownloadsAreRealFiles(t *testing.T) {
 				}
 				if err := magic(ext, b); err != nil {
 					t.Errorf("%s: %s: %v", p, href, err)
+					continue
 				}
 				if want := humanSize(int64(len(b)), lang); m[2] != want {
 					t.Errorf("%s: %s says %s, the file has %s", p, href, m[2], want)
