@@ -22,13 +22,16 @@ function mailto(job) {
   return `mailto:${job.applyEmail}?subject=${encodeURIComponent(job.title)}`;
 }
 
-function Meta({ job }) {
+// Meta is a <p>, or a <span> inside <summary>, which admits only phrasing
+// content and headings.
+function Meta({ job, inline }) {
+  const Tag = inline ? 'span' : 'p';
   return (
-    <p className="jobs-list__meta">
+    <Tag className="jobs-list__meta">
       <span className="jobs-list__location">{job.location}</span>
       {job.location && job.employment ? ' · ' : ''}
       <span className="jobs-list__employment">{job.employment}</span>
-    </p>
+    </Tag>
   );
 }
 
@@ -124,7 +127,7 @@ export default function JobsList({ jobs = [], labels = {} }) {
           <details key={job.id} className="jobs-list__job" id={`${HASH}${job.id}`}>
             <summary className="jobs-list__summary">
               <h3 className="jobs-list__title">{job.title}</h3>
-              <Meta job={job} />
+              <Meta job={job} inline />
             </summary>
             <div className="jobs-list__body">
               <Description job={job} labels={labels} />

@@ -168,13 +168,23 @@ func Robots(baseURL string) []byte {
 }
 
 var redirectTmpl = template.Must(template.New("r").Parse(`<!doctype html>
-<html><head><meta charset="utf-8"><title>{{ .To }}</title><link rel="canonical" href="{{ .Canonical }}"><meta name="robots" content="noindex"><meta http-equiv="refresh" content="0; url={{ .To }}"></head>
+<html lang="{{ .Lang }}"><head><meta charset="utf-8"><title>{{ .To }}</title><link rel="canonical" href="{{ .Canonical }}"><meta name="robots" content="noindex"><meta http-equiv="refresh" content="0; url={{ .To }}"></head>
 <body><p><a href="{{ .To }}">{{ .To }}</a></p></body></html>
 `))
 
 // RedirectPage returns the HTML page published at a redirect's path.
 func RedirectPage(r route.Redirect, baseURL string) ([]byte, error) {
 	var buf bytes.Buffer
-	err := redirectTmpl.Execute(&buf, struct{ To, Canonical string }{r.To, baseURL + r.To})
+	err := redirectTmpl.Execute(&buf, struct{ To, Canonical, Lang string }{r.To, baseURL + r.To, redirectLang(r.To)})
 	return buf.Bytes(), err
+}
+
+// redirectLang is the language of a redirect page: its target's locale
+// prefix ("/en/solutions/support/" is en), or "und" (undetermined).
+func redirectLang(to string) string {
+	seg, _, _ := strings.Cut(strings.TrimPrefix(to, "/"), "/")
+	if len(seg) == 2 && strings.ToLower(seg) == seg {
+		return seg
+	}
+	return "und"
 }

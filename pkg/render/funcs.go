@@ -159,8 +159,10 @@ func (r *Renderer) funcs(lang string, st *execState) template.FuncMap {
 			b, err := json.Marshal(v)
 			return string(b), err
 		},
-		"slugify": markdown.Slugify,
-		"str":     func(v any) string { return fmt.Sprint(v) },
+		"slugify":    markdown.Slugify,
+		"str":        func(v any) string { return fmt.Sprint(v) },
+		"dateStatus": r.dateStatus,
+		"fileSize":   func(v any) (string, error) { return r.fileSize(v, lang) },
 		"fileExt": func(v any) string {
 			return strings.TrimPrefix(strings.ToLower(path.Ext(fmt.Sprint(v))), ".")
 		},
@@ -498,4 +500,66 @@ func (r *Renderer) showAnnouncement(lang string, v any) (bool, error) {
 		return false, nil
 	}
 	return a.Start <= r.opts.BuildDate && r.opts.BuildDate <= a.End, nil
+}
+
+var dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+// dateStatus judges a date (YYYY-MM-DD) against the build's --date: "past",
+// "today" or "upcoming". Copy that depends on a date (planned / past, open /
+// closed) is chosen with it instead of being written by hand.
+func (r *Renderer) dateStatus(date string) (string, error) {
+	if !dateRE.MatchString(date) {
+		return "", fmt.Errorf("dateStatus: %q is not a date (YYYY-MM-DD)", date)
+	}
+	if _, err := time.Parse(time.DateOnly, date); err != nil {
+		return "", fmt.Errorf("dateStatus: %q is not a date: %v", date, err)
+	}
+	if r.opts.BuildDate == "" {
+		return "", errors.New("dateStatus: the build has no date")
+	}
+	switch {
+	case date < r.opts.BuildDate:
+		return "past", nil
+	case date == r.opts.BuildDate:
+		return "today", nil
+	}
+	return "upcoming", nil
+}
+
+// fileSize returns the size of a static file (a site path such as
+// /downloads/x.pdf) for people: "148 KB", "1,2 MB" in Polish.
+func (r *Renderer) fileSize(v any, lang string) (string, error) {
+	var p string
+	switch f := v.(type) {
+	case content.Link:
+		p = f.Target
+	case content.File:
+		p = f.Path
+	default:
+		p = fmt.Sprint(v)
+	}
+	if !strings.HasPrefix(p, "/") {
+		return "", fmt.Errorf("fileSize: %q is not a site path of a static file", p)
+	}
+	st, err := fs.Stat(r.opts.FS, path.Join(r.opts.StaticDir, strings.TrimPrefix(p, "/")))
+	if err != nil {
+		return "", fmt.Errorf("fileSize: no static file %s under %s", p, r.opts.StaticDir)
+	}
+	return humanSize(st.Size(), lang), nil
+}
+
+func humanSize(n int64, lang string) string {
+	var s string
+	switch {
+	case n < 1024:
+		s = fmt.Sprintf("%d B", n)
+	case n < 1024*1024:
+		s = fmt.Sprintf("%d KB", (n+512)/1024)
+	default:
+		s = strconv.FormatFloat(float64(n)/(1024*1024), 'f', 1, 64) + " MB"
+		if lang == "pl" {
+			s = strings.Replace(s, ".", ",", 1)
+		}
+	}
+	return s
 }

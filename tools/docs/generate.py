@@ -4,8 +4,12 @@
     python3 tools/docs/generate.py          (from the repository root)
 
 Writes small PDF 1.4, DOCX and XML files under assets/static/investor-docs/
-and assets/static/uploads/. The company data are fictional (BotForge S.A. is
-an invented company; KRS, NIP, REGON and ISIN are made up).
+and assets/static/uploads/, and the downloads of the materials pages (e-books,
+whitepaper, media kit, logos) under assets/static/materialy/. BotForge S.A. is
+sample content: the site says so once, in the footer's company block and the
+investor pages' registration section, not inside each document. Its KRS, NIP,
+REGON and ISIN are invented but valid in format and check digits
+(sitetest/content_test.go computes them).
 """
 
 import os
@@ -13,16 +17,16 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pdfdoc import write_docx, write_pdf, write_xml  # noqa: E402
+import materials  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 STATIC = os.path.join(ROOT, "assets", "static")
 
-CO_PL = ("BotForge S.A. z siedzibą w Warszawie, ul. Prosta 51, 00-838 Warszawa, KRS 0000123456, "
-         "NIP 123-456-78-90, REGON 123456789, kapitał zakładowy 229 979,10 zł, wpłacony w całości "
-         "(dane fikcyjne).")
+CO_PL = ("BotForge S.A. z siedzibą w Warszawie, ul. Prosta 51, 00-838 Warszawa, KRS 0000712846, "
+         "NIP 525-284-71-35, REGON 146382913, kapitał zakładowy 229 979,10 zł, wpłacony w całości.")
 CO_EN = ("BotForge S.A., registered office in Warsaw, ul. Prosta 51, 00-838 Warsaw, Poland, "
-         "KRS 0000123456, NIP 123-456-78-90, REGON 123456789, share capital PLN 229,979.10, "
-         "fully paid (fictional data).")
+         "KRS 0000712846, NIP 525-284-71-35, REGON 146382913, share capital PLN 229,979.10, "
+         "fully paid.")
 TRANSL = ("Convenience translation. In case of any discrepancy the Polish version prevails.")
 
 SERIES_G_PL = [
@@ -315,8 +319,7 @@ def financial_xml():
         ]),
         ("WprowadzenieDoSprawozdania", {}, [
             ("NazwaFirmy", {}, "BotForge S.A."), ("Siedziba", {}, "Warszawa"),
-            ("KRS", {}, "0000123456"), ("NIP", {}, "1234567890"),
-            ("Uwaga", {}, "Dane fikcyjne; przykład sprawozdania finansowego w formacie XML."),
+            ("KRS", {}, "0000712846"), ("NIP", {}, "5252847135"),
         ]),
         ("Bilans", {}, [
             kw("AktywaRazem", "5412300.00", "5688150.00"),
@@ -472,7 +475,7 @@ def main():
     write_pdf(os.path.join(en, "annual-report-2024-summary.pdf"),
               "Annual report 2024 – summary", ANNUAL_EN)
     write_xml(os.path.join(inv, "sprawozdanie-finansowe-2024.xml"), financial_xml(),
-              "BotForge S.A. - sprawozdanie finansowe za 2024 r. (dane fikcyjne)")
+              "BotForge S.A. - sprawozdanie finansowe za 2024 r.")
     for q in (1, 2):
         write_pdf(os.path.join(inv, "raport-kwartalny-2025-q%d.pdf" % q),
                   "Raport kwartalny za %s kwartał 2025 r." % ("I" * q), quarterly(q, "pl"))
@@ -523,4 +526,5 @@ def main():
 
 if __name__ == "__main__":
     main()
+    materials.main(STATIC)
     print("documents written under", STATIC)
