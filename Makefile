@@ -6,9 +6,10 @@ GO ?= go
 .PHONY: setup build serve test vet fuzz bench bench-islands clean
 
 # npm packages (islands, icons, fonts), installed from the pinned lock file.
+# A node_modules that is a link (a git worktree sharing another checkout's
+# packages) is left alone: npm ci would empty the folder it points to.
 node_modules/.package-lock.json: package.json package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error
-	@touch $@
+	@if [ -L node_modules ]; then echo "node_modules is a link: not reinstalling"; else npm ci --no-audit --no-fund --loglevel=error && touch $@; fi
 
 setup: node_modules/.package-lock.json
 
