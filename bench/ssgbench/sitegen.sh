@@ -15,7 +15,8 @@ prepare() {
   rm -rf "$DIR/content" && mkdir -p "$DIR/content/pl/data" "$DIR/content/en/data"
   for l in pl en; do
     cp -r "$1/$l/." "$DIR/content/$l/"
-    sed -i -e 's/^translationKey:/id:/' -e "s#^aliases: \[\"/#aliases: [\"/$l/#" "$DIR/content/$l/"*.md
+    # find -exec ... +: at 25,000 pages per locale a glob overflows the argument list.
+    find "$DIR/content/$l" -maxdepth 1 -name '*.md' -exec sed -i -e 's/^translationKey:/id:/' -e "s#^aliases: \[\"/#aliases: [\"/$l/#" {} +
     { echo "cards:"; echo "  type: card"; echo "  items:"; grep -v '^#' "$1/data/cards.yaml" | grep -v '^- id:' | sed -e 's/^  title:/    - title:/;t' -e 's/^  /      /'; } > "$DIR/content/$l/data/cards.yaml"
   done
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"regexp"
+	"runtime"
 	"runtime/pprof"
 	"sort"
 	"strings"
@@ -146,7 +147,7 @@ func checkOpts(o *build.Options, args []string) error {
 
 func newBuild(stdout, stderr io.Writer) *cobra.Command {
 	var o build.Options
-	var cpuprofile string
+	var cpuprofile, memprofile string
 	cmd := &cobra.Command{
 		Use:   "build",
 		Short: "Build the site into the output directory",
@@ -165,6 +166,9 @@ func newBuild(stdout, stderr io.Writer) *cobra.Command {
 				}
 				defer pprof.StopCPUProfile()
 			}
+			if memprofile != "" {
+				o.AfterWrite = func() error { return writeHeapProfile(memprofile) }
+			}
 			o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 			rep, err := runStoppable(cmd.Context(), o)
 			if err != nil {
@@ -178,6 +182,8 @@ func newBuild(stdout, stderr io.Writer) *cobra.Command {
 	cmd.Flags().StringVarP(&o.Out, "out", "o", "public", "output directory (replaced atomically)")
 	cmd.Flags().StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile of the build to this file")
 	cmd.Flags().MarkHidden("cpuprofile")
+	cmd.Flags().StringVar(&memprofile, "memprofile", "", "write a heap profile to this file once every page is written (the site still loaded)")
+	cmd.Flags().MarkHidden("memprofile")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return cmd
 }
@@ -209,6 +215,21 @@ func runStoppable(ctx context.Context, o build.Options) (*build.Report, error) {
 	case <-time.After(stopGrace):
 	}
 	return nil, ctx.Err()
+}
+
+// writeHeapProfile writes the heap profile (live and allocated since the
+// start) to file.
+func writeHeapProfile(file string) error {
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	runtime.GC()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		f.Close()
+		return fmt.Errorf("write heap profile: %w", err)
+	}
+	return f.Close()
 }
 
 func printReport(w io.Writer, rep *build.Report) {

@@ -19,6 +19,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"sitegen/pkg/assets"
@@ -52,6 +53,9 @@ type Options struct {
 	Date   string
 	Minify bool
 	Logger *slog.Logger
+	// AfterWrite, when set, is called once every page is written, while the
+	// site is still loaded (sitegen build --memprofile uses it).
+	AfterWrite func() error
 	// PrivateOut says Out is a fresh folder the caller made for this build
 	// alone (sitegen serve's temporary folder), so the checks of who owns it
 	// are skipped.
@@ -398,6 +402,9 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 		}
 	}()
 	rep, err := site.write(ctx, tree)
+	if err == nil && opts.AfterWrite != nil {
+		err = opts.AfterWrite()
+	}
 	if err == nil {
 		err = ctx.Err() // stopped: the previous output stays
 	}
@@ -428,6 +435,33 @@ func checkOut(src, out string) error {
 	return output.Guard(src, out)
 }
 
+// pageDone is what the report keeps of one page once its bytes are written
+// and forgotten.
+type pageDone struct {
+	islands []string
+	err     error
+}
+
+// writers is how many goroutines render and write pages: more than the
+// cores, so that one blocked in a file system call leaves a core to the
+// others.
+func writers() int {
+	return max(4, 2*runtime.GOMAXPROCS(0))
+}
+
+// pageFiles lists the files a page entry writes.
+func (s *Site) pageFiles(e *route.Entry) []string {
+	files := []string{strings.TrimPrefix(e.URL, "/") + "index.html", output.PageDataPath(e)}
+	if e.ID == "404" || e.ID == "500" {
+		l, _ := s.Config.Locale(e.Lang)
+		files = append(files, strings.TrimPrefix(l.Prefix, "/")+"/"+e.ID+".html")
+		if e.Lang == s.Config.DefaultLocale().Code {
+			files = append(files, e.ID+".html")
+		}
+	}
+	return files
+}
+
 type rendered struct {
 	entry   *route.Entry
 	html    []byte
@@ -438,7 +472,6 @@ type rendered struct {
 
 func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 	rep := &Report{Pages: map[string]int{}, BuildHash: s.Hash, JS: map[string]PageJS{}}
-	jsSize := s.jsSizer()
 	for _, l := range s.Config.Locales {
 		rep.Locales = append(rep.Locales, l.Code)
 	}
@@ -448,15 +481,20 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 	}
 	entries = append(entries, s.Plan.Entries...)
 	entries = slices.DeleteFunc(entries, func(e *route.Entry) bool { return s.skip[e.Page.File] })
-	generated := map[string]bool{"/" + output.ManifestName: true} // written by Commit
-	var notFound []output.NotFound                                // each locale's 404 page
-	var errs diag.List
+	var (
+		mu        sync.Mutex
+		generated = map[string]bool{"/" + output.ManifestName: true} // written by Commit
+		errs      diag.List
+	)
 	writeFile := func(rel string, b []byte) {
-		generated["/"+rel] = true
-		if tree == nil {
-			return
+		var err error
+		if tree != nil {
+			err = tree.WriteFile(rel, b)
 		}
-		if err := tree.WriteFile(rel, b); err != nil {
+		mu.Lock()
+		defer mu.Unlock()
+		generated["/"+rel] = true
+		if err != nil {
 			var pe *fs.PathError
 			if errors.As(err, &pe) { // name the output path, not the temporary folder
 				err = pe.Err
@@ -465,81 +503,87 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 		}
 	}
 
-	// Render in parallel, write in a fixed order through a bounded window.
-	workers := runtime.GOMAXPROCS(0)
-	slots := make([]chan rendered, len(entries))
-	for i := range slots {
-		slots[i] = make(chan rendered, 1)
+	// The folders shared by many pages are made once, up front.
+	if tree != nil {
+		var planned []string
+		for _, e := range entries {
+			planned = append(planned, s.pageFiles(e)...)
+		}
+		for _, rd := range s.Plan.Redirects {
+			planned = append(planned, strings.TrimPrefix(rd.From, "/")+"index.html")
+		}
+		if err := tree.Prepare(planned); err != nil {
+			return nil, err
+		}
 	}
-	window := make(chan struct{}, workers*8)
+
+	// Render, write and forget: each worker holds one page's bytes at a time;
+	// the order of writes never changes the bytes.
+	done := make([]pageDone, len(entries))
 	next := make(chan int)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	for w := 0; w < workers; w++ {
+	var wg sync.WaitGroup
+	for w := 0; w < writers(); w++ {
+		wg.Add(1)
 		go func() {
+			defer wg.Done()
 			for i := range next {
-				slots[i] <- s.renderEntry(ctx, entries[i])
+				r := s.renderEntry(ctx, entries[i])
+				if r.err == nil {
+					files := s.pageFiles(r.entry)
+					writeFile(files[0], r.html)
+					writeFile(files[1], r.data)
+					for _, f := range files[2:] {
+						writeFile(f, r.html)
+					}
+				}
+				done[i] = pageDone{islands: r.islands, err: r.err}
 			}
 		}()
 	}
-	go func() {
-		defer close(next)
-		for i := range entries {
-			select {
-			case window <- struct{}{}:
-			case <-ctx.Done():
-				return
-			}
-			select {
-			case next <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	def := s.Config.DefaultLocale()
-	pageErrs := map[diag.Diagnostic][]string{} // one template error, many pages
 	for i := range entries {
-		var r rendered
-		select {
-		case r = <-slots[i]:
-		case <-ctx.Done():
-			return nil, ctx.Err()
+		if ctx.Err() != nil {
+			break
 		}
-		<-window
-		if r.err != nil {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	// The summary's work comes after the writes: the gzip size of each
+	// distinct script is computed once.
+	jsSize := s.jsSizer()
+	def := s.Config.DefaultLocale()
+	var notFound []output.NotFound             // each locale's 404 page
+	pageErrs := map[diag.Diagnostic][]string{} // one template error, many pages
+	for i, d := range done {
+		e := entries[i]
+		if d.err != nil {
 			var pe render.PageError
-			if errors.As(r.err, &pe) {
+			if errors.As(d.err, &pe) {
 				pageErrs[pe.Diagnostic] = append(pageErrs[pe.Diagnostic], pe.Page)
 			} else {
-				errs.AddErr(r.entry.Page.Pos, r.err)
+				errs.AddErr(e.Page.Pos, d.err)
 			}
 			continue
 		}
-		e := r.entry
-		rel := strings.TrimPrefix(e.URL, "/") + "index.html"
-		writeFile(rel, r.html)
-		writeFile(output.PageDataPath(e), r.data)
 		if !e.Root {
 			rep.Pages[e.Lang]++
 		}
-		if n := jsSize(s.Renderer.PageScripts(r.islands)); n > rep.JS[e.Page.Layout].GzipBytes || rep.JS[e.Page.Layout].Page == "" {
-			rep.JS[e.Page.Layout] = PageJS{GzipBytes: n, Islands: r.islands, Page: e.URL}
+		if n := jsSize(s.Renderer.PageScripts(d.islands)); n > rep.JS[e.Page.Layout].GzipBytes || rep.JS[e.Page.Layout].Page == "" {
+			rep.JS[e.Page.Layout] = PageJS{GzipBytes: n, Islands: d.islands, Page: e.URL}
 		}
-		if e.ID == "404" || e.ID == "500" {
+		if e.ID == "404" && !e.Root {
 			l, _ := s.Config.Locale(e.Lang)
-			writeFile(strings.TrimPrefix(l.Prefix, "/")+"/"+e.ID+".html", r.html)
+			notFound = append(notFound, output.NotFound{Prefix: l.Prefix, Page: l.Prefix + "/404.html"})
 			if e.Lang == def.Code {
-				writeFile(e.ID+".html", r.html)
-			}
-			if e.ID == "404" && !e.Root {
-				notFound = append(notFound, output.NotFound{Prefix: l.Prefix, Page: l.Prefix + "/404.html"})
-				if e.Lang == def.Code {
-					notFound = append(notFound, output.NotFound{Page: "/404.html"})
-				}
+				notFound = append(notFound, output.NotFound{Page: "/404.html"})
 			}
 		}
 	}
+	done = nil
 	for d, pages := range pageErrs {
 		sort.Strings(pages)
 		pages = dedupe(pages)

@@ -94,41 +94,49 @@ type pool struct {
 	size    int
 	newEng  func() (engine, error)
 	closed  bool
+	// freed wakes a caller waiting in get when a broken engine was
+	// discarded: there is room to create one again.
+	freed chan struct{}
 }
 
 func newPool(size int, newEng func() (engine, error)) *pool {
-	return &pool{idle: make(chan engine, size), size: size, newEng: newEng}
+	return &pool{idle: make(chan engine, size), size: size, newEng: newEng, freed: make(chan struct{}, size)}
 }
 
+// get returns an idle engine, creates one while fewer than size exist, or
+// waits for one (more callers than engines wait here).
 func (p *pool) get(ctx context.Context) (engine, error) {
-	select {
-	case e := <-p.idle:
-		return e, nil
-	default:
-	}
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		return nil, errors.New("islands: bundle closed")
-	}
-	if p.created < p.size {
-		p.created++
-		p.mu.Unlock()
-		e, err := p.newEng()
-		if err != nil {
-			p.mu.Lock()
-			p.created--
-			p.mu.Unlock()
-			return nil, err
+	for {
+		select {
+		case e := <-p.idle:
+			return e, nil
+		default:
 		}
-		return e, nil
-	}
-	p.mu.Unlock()
-	select {
-	case e := <-p.idle:
-		return e, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
+		p.mu.Lock()
+		if p.closed {
+			p.mu.Unlock()
+			return nil, errors.New("islands: bundle closed")
+		}
+		if p.created < p.size {
+			p.created++
+			p.mu.Unlock()
+			e, err := p.newEng()
+			if err != nil {
+				p.mu.Lock()
+				p.created--
+				p.mu.Unlock()
+				return nil, err
+			}
+			return e, nil
+		}
+		p.mu.Unlock()
+		select {
+		case e := <-p.idle:
+			return e, nil
+		case <-p.freed:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 }
 
@@ -139,6 +147,10 @@ func (p *pool) put(e engine, broken bool) {
 	if broken || p.closed {
 		e.close()
 		p.created--
+		select {
+		case p.freed <- struct{}{}:
+		default:
+		}
 		return
 	}
 	p.idle <- e

@@ -95,10 +95,13 @@ func localeOf(plan *route.Plan, lang string) (string, bool) {
 	return "", false
 }
 
-// JSON encodes v deterministically.
+// JSON encodes v deterministically. The files it makes are fetched as JSON,
+// never inlined into HTML, so '<', '>' and '&' stay as they are: escaping
+// them as \u003c... would grow a page's HTML in its page data by a sixth.
 func JSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}

@@ -11,11 +11,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"sitegen/pkg/sitepath"
 )
@@ -50,12 +52,15 @@ const (
 	StepOldRemove = "old-removed"      // the old tree is gone
 )
 
-// Tree is an output tree being written.
+// Tree is an output tree being written. WriteFile may be called from many
+// goroutines at once: the order of writes never changes the bytes (the
+// manifest lists the files sorted).
 type Tree struct {
 	final   string
 	tmp     string
 	version string
-	dirs    map[string]bool
+	mu      sync.Mutex      // guards dirs, names and bytes
+	dirs    map[string]bool // folders known to exist
 	names   []string
 	bytes   int64
 	unlock  func()
@@ -161,29 +166,105 @@ func leftoverOf(name, prefix, base string) bool {
 func (t *Tree) Dir() string { return t.final }
 
 // Files and Bytes count what was written.
-func (t *Tree) Files() int   { return len(t.names) }
-func (t *Tree) Bytes() int64 { return t.bytes }
+func (t *Tree) Files() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.names)
+}
 
-// WriteFile writes one file; rel is a slash-separated path below the root.
-func (t *Tree) WriteFile(rel string, data []byte) error {
+func (t *Tree) Bytes() int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.bytes
+}
+
+func cleanRel(rel string) (string, error) {
 	rel = strings.TrimPrefix(path.Clean("/"+rel), "/")
 	if rel == "" || strings.HasPrefix(rel, "..") || rel == ManifestName {
-		return fmt.Errorf("invalid output path %q", rel)
+		return "", fmt.Errorf("invalid output path %q", rel)
 	}
-	dir := path.Dir(rel)
-	if !t.dirs[dir] {
-		if err := os.MkdirAll(filepath.Join(t.tmp, filepath.FromSlash(dir)), 0o755); err != nil {
+	return rel, nil
+}
+
+// Prepare creates, once each and in order, every folder that holds another
+// folder of the files about to be written (rels: slash-separated paths below
+// the root). The leaf folders (one per page) are left to WriteFile, which
+// then creates each with a single mkdir, in parallel.
+func (t *Tree) Prepare(rels []string) error {
+	parents := map[string]bool{}
+	for _, rel := range rels {
+		rel, err := cleanRel(rel)
+		if err != nil {
 			return err
 		}
-		t.dirs[dir] = true
+		for d := path.Dir(path.Dir(rel)); d != "."; d = path.Dir(d) {
+			if parents[d] {
+				break
+			}
+			parents[d] = true
+		}
+	}
+	dirs := make([]string, 0, len(parents))
+	for d := range parents {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs) // a parent sorts before its children
+	for _, d := range dirs {
+		if err := os.Mkdir(filepath.Join(t.tmp, filepath.FromSlash(d)), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+	}
+	t.mu.Lock()
+	for _, d := range dirs {
+		t.dirs[d] = true
+	}
+	t.mu.Unlock()
+	return nil
+}
+
+// WriteFile writes one file; rel is a slash-separated path below the root.
+// It is safe for concurrent use.
+func (t *Tree) WriteFile(rel string, data []byte) error {
+	rel, err := cleanRel(rel)
+	if err != nil {
+		return err
+	}
+	if dir := path.Dir(rel); dir != "." {
+		t.mu.Lock()
+		known := t.dirs[dir]
+		t.mu.Unlock()
+		if !known {
+			if err := t.mkdir(dir); err != nil {
+				return err
+			}
+			t.mu.Lock()
+			t.dirs[dir] = true
+			t.mu.Unlock()
+		}
 	}
 	if err := os.WriteFile(filepath.Join(t.tmp, filepath.FromSlash(rel)), data, 0o644); err != nil {
 		return err
 	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.names = append(t.names, rel)
 	t.bytes += int64(len(data))
 	t.step(StepWriting)
 	return nil
+}
+
+// mkdir creates dir with one system call when its parent exists (Prepare
+// made sure of that for planned files), else with its missing parents.
+func (t *Tree) mkdir(dir string) error {
+	p := filepath.Join(t.tmp, filepath.FromSlash(dir))
+	err := os.Mkdir(p, 0o755)
+	switch {
+	case err == nil, errors.Is(err, fs.ErrExist):
+		return nil
+	case errors.Is(err, fs.ErrNotExist):
+		return os.MkdirAll(p, 0o755)
+	}
+	return err
 }
 
 // Abort removes the temporary tree; the previous output stays untouched.
