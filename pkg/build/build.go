@@ -203,7 +203,7 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 	}
 	statics, err := staticFiles(fsys)
 	errs.AddErr(diag.Pos{File: StaticDir}, err)
-	src, err := content.Load(ctx, fsys, content.Options{Langs: langs, Drafts: opts.Drafts})
+	src, err := content.Load(ctx, fsys, content.Options{Langs: langs, Drafts: opts.Drafts, LazyBodies: true})
 	if src == nil {
 		errs.AddErr(diag.Pos{File: content.Dir}, err)
 		return nil, errs

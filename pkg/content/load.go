@@ -37,6 +37,9 @@ type Source struct {
 type Options struct {
 	Langs  []string // the configured locale codes
 	Drafts bool     // include pages with draft: true
+	// LazyBodies drops each page's Body once parsed; Page.LoadBody reads it
+	// again (memory bounded by the pages being rendered, not by the site).
+	LazyBodies bool
 }
 
 type job struct {
@@ -89,6 +92,9 @@ func Load(ctx context.Context, fsys fs.FS, opts Options) (*Source, error) {
 			defer wg.Done()
 			for i := range next {
 				parseJob(fsys, jobs[i], &results[i])
+				if opts.LazyBodies && results[i].page != nil {
+					results[i].page.dropBody()
+				}
 			}
 		}()
 	}

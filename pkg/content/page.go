@@ -35,8 +35,9 @@ type Page struct {
 	File     string   `yaml:"-"` // path in the source tree, e.g. content/pl/o-nas/kontakt.md
 	Pos      diag.Pos `yaml:"-"` // position of the id
 	SlugPos  diag.Pos `yaml:"-"` // position of the slug, or of the file when the slug comes from its name
-	Body     []byte   `yaml:"-"`
+	Body     []byte   `yaml:"-"` // nil after Load with LazyBodies: see LoadBody
 	BodyLine int      `yaml:"-"` // line number of the first body line
+	lazy     *bodyRef
 }
 
 // Path returns the page's path below its locale prefix ("" for the home).
@@ -85,8 +86,7 @@ var (
 // slug).
 func ParsePage(file, lang, rel string, src []byte) (*Page, diag.List) {
 	var errs diag.List
-	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
-	src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+	src = normalize(src)
 	if !bytes.HasPrefix(src, []byte("---\n")) {
 		errs.Add(diag.New(diag.Pos{File: file, Line: 1, Col: 1}, "missing front matter").
 			WithHint("start the file with a line ---, then YAML with id, title and description, then ---"))

@@ -214,7 +214,11 @@ func (r *Renderer) Render(ctx context.Context, e *route.Entry) (*Result, error) 
 	defer r.putSet(e.Lang, set)
 	t := set.layouts[pg.Layout]
 	pc := r.pageContext(e)
-	body, errs := r.opts.Markdown.Block(markdown.Source{Text: pg.Body, Pos: diag.Pos{File: pg.File, Line: pg.BodyLine, Col: 1}},
+	text, err := pg.LoadBody(r.opts.FS)
+	if err != nil {
+		return nil, diag.New(diag.Pos{File: pg.File}, "%v", err)
+	}
+	body, errs := r.opts.Markdown.Block(markdown.Source{Text: text, Pos: diag.Pos{File: pg.File, Line: pg.BodyLine, Col: 1}},
 		func(dest string) (string, error) { return r.opts.Plan.Resolve(e.Lang, dest) })
 	if len(errs) > 0 {
 		return nil, errs

@@ -1,0 +1,58 @@
+package content
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+)
+
+// A page's Markdown body is the largest part of a site's source: a build of
+// 50,000 pages would hold a quarter of a gigabyte of it from load to the last
+// render. With Options.LazyBodies, Load keeps only the body's length and
+// checksum, and Body reads it again when the page is rendered.
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// bodyRef locates a body dropped after loading.
+type bodyRef struct {
+	len int
+	sum uint32
+}
+
+// normalize is what ParsePage does to a file before splitting it.
+func normalize(src []byte) []byte {
+	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	return bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+}
+
+// dropBody forgets the page's body, keeping what LoadBody needs to find it
+// again and to notice a file edited in between.
+func (p *Page) dropBody() {
+	p.lazy = &bodyRef{len: len(p.Body), sum: crc32.Checksum(p.Body, crcTable)}
+	p.Body = nil
+}
+
+// LoadBody returns the page's Markdown body: Body when it is held, else the
+// body read again from p.File in fsys (the tree Load read it from).
+func (p *Page) LoadBody(fsys fs.FS) ([]byte, error) {
+	if p.lazy == nil {
+		return p.Body, nil
+	}
+	src, err := fs.ReadFile(fsys, p.File)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the page again: %w", err)
+	}
+	src = normalize(src)
+	if len(src) < p.lazy.len {
+		return nil, errChanged
+	}
+	body := src[len(src)-p.lazy.len:]
+	if crc32.Checksum(body, crcTable) != p.lazy.sum {
+		return nil, errChanged
+	}
+	return body, nil
+}
+
+var errChanged = errors.New("the file changed during the build; build again")
