@@ -58,8 +58,14 @@ fuzz:
 			{ $(GO) test "$${t%%:*}" -run "^$${t#*:}$$" -count=1; exit 1; }; \
 	done
 
+# The Go benchmarks, then the same-run comparison with the peers of the
+# shared harness on disk and in RAM (bench/ssgbench/RESULTS.md; SETUP=1 installs
+# the peers once; BENCH_N pages per locale).
+BENCH_N ?= 1000
+BENCH_PEERS ?= sitegen hugo
 bench: setup
 	$(GO) test ./pkg/build -run '^$$' -bench . -benchtime 1x -timeout 30m
+	bench/ssgbench/compare.sh $(BENCH_N) $(BENCH_PEERS)
 
 clean:
 	rm -rf bin public
