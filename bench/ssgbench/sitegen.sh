@@ -2,8 +2,10 @@
 # the harness as peers.d/sitegen.sh; bench.sh sources it with ROOT set.
 DIR=$ROOT/peers/sitegen
 OUT=public
-CLEAN=(public)
-BUILD=("$ROOT/peers/bin/sitegen" build --date 2026-01-01)
+# A cold build: the output and the build cache are deleted before each run
+# (the cache is kept in the project so that CLEAN reaches it).
+CLEAN=(public .sitegen-cache)
+BUILD=("$ROOT/peers/bin/sitegen" build --date 2026-01-01 --cache-dir .sitegen-cache)
 BUILD_ENV=()
 available() { [ -x "$ROOT/peers/bin/sitegen" ]; }
 version() { echo "$("$ROOT/peers/bin/sitegen" version) (built with $(go version "$ROOT/peers/bin/sitegen" | awk '{print $2}'))"; }

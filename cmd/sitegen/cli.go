@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"sitegen/pkg/build"
+	"sitegen/pkg/cache"
 	"sitegen/pkg/config"
 	"sitegen/pkg/diag"
 	"sitegen/pkg/output"
@@ -123,6 +124,17 @@ func buildFlags(cmd *cobra.Command, o *build.Options) {
 	cmd.Flags().BoolVar(&o.Drafts, "drafts", false, "include pages marked draft: true")
 	cmd.Flags().StringVar(&o.Date, "date", "", "the build date (YYYY-MM-DD) for dated content such as announcements; default today")
 	cmd.Flags().BoolVar(&o.Minify, "minify", true, "minify bundled CSS and JavaScript")
+	if dir, err := cache.DefaultDir(); err == nil {
+		o.CacheDir = dir
+	}
+	cmd.Flags().StringVar(&o.CacheDir, "cache-dir", o.CacheDir, "folder of the build cache (rendered Markdown and island SSR, addressed by content); empty: no cache")
+	var noCache bool
+	cmd.Flags().BoolVar(&noCache, "no-cache", false, "neither read nor write the build cache")
+	cmd.PreRun = func(*cobra.Command, []string) {
+		if noCache {
+			o.CacheDir = ""
+		}
+	}
 }
 
 func checkOpts(o *build.Options, args []string) error {
@@ -261,6 +273,12 @@ func printReport(w io.Writer, rep *build.Report) {
 			islands = strings.Join(js.Islands, ", ")
 		}
 		fmt.Fprintf(w, "js: %-10s %6.1f KB gzip (%s; largest: %s)\n", l, float64(js.GzipBytes)/1024, islands, js.Page)
+	}
+	if rep.CacheWarning != "" {
+		fmt.Fprintf(w, "cache: %s\n", rep.CacheWarning)
+	}
+	if rep.CacheHits+rep.CacheMisses > 0 {
+		fmt.Fprintf(w, "cache: %d of %d Markdown and island renders reused\n", rep.CacheHits, rep.CacheHits+rep.CacheMisses)
 	}
 	if rep.SSRCalls > 0 {
 		fmt.Fprintf(w, "islands: bundled in %d ms; %d island renders, %d ms of SSR\n",

@@ -35,6 +35,12 @@ func TestMain(m *testing.M) {
 func TestCLI(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
+		// The build cache goes to the script's own folder, not to a
+		// shared one (testscript's HOME is /no-home).
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("XDG_CACHE_HOME", env.WorkDir+"/.cache")
+			return nil
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// exitcode N cmd args... runs cmd and fails unless it exits
 			// with exactly N; its stdout and stderr are kept for the

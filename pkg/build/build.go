@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"sitegen/pkg/assets"
+	"sitegen/pkg/cache"
 	"sitegen/pkg/config"
 	"sitegen/pkg/content"
 	"sitegen/pkg/diag"
@@ -53,6 +54,10 @@ type Options struct {
 	Date   string
 	Minify bool
 	Logger *slog.Logger
+	// CacheDir, when set, is the folder of the persistent build cache
+	// (pkg/cache): rendered Markdown and island SSR kept between builds.
+	// Output is byte-identical with and without it.
+	CacheDir string
 	// AfterWrite, when set, is called once every page is written, while the
 	// site is still loaded (sitegen build --memprofile uses it).
 	AfterWrite func() error
@@ -84,6 +89,10 @@ type Report struct {
 	IslandsBundle time.Duration
 	SSRCalls      int64
 	SSRTime       time.Duration
+	// Cache lookups (Markdown and island SSR) that hit and missed; both 0
+	// without a cache.
+	CacheHits, CacheMisses int64
+	CacheWarning           string // why the cache was not used, if it was not
 }
 
 // PageJS is the JavaScript one page loads.
@@ -128,18 +137,21 @@ type Site struct {
 	Islands  *islands.Bundle // nil when the site has no assets/islands/
 	// IslandsBundle is how long bundling the islands took.
 	IslandsBundle time.Duration
+	cache         *cache.Store // nil without Options.CacheDir
+	cacheWarning  string
 	fsys          fs.FS
 	root          string
 	beforeRender  func(*route.Entry)
 	skip          map[string]bool // source files with errors: their pages are not rendered
 }
 
-// Close releases the island engines.
+// Close releases the island engines and saves what the cache learned.
 func (s *Site) Close() error {
+	err := s.cache.Close()
 	if s.Islands != nil {
-		return s.Islands.Close()
+		err = errors.Join(err, s.Islands.Close())
 	}
-	return nil
+	return err
 }
 
 // Load reads, checks and prepares a site for rendering. It returns every
@@ -261,6 +273,14 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 			ropts.Islands = bundle
 		}
 	}
+	var cacheWarning string
+	if opts.CacheDir != "" && noRender == "" && plan != nil {
+		// A cache that cannot be used slows the build down; it never stops it.
+		if ropts.Cache, err = cache.Open(opts.CacheDir); err != nil {
+			cacheWarning = fmt.Sprintf("building without a cache: %v", err)
+		}
+		ropts.CacheSalt = cacheSalt(opts, date, cfg, hash, plan, bundle)
+	}
 	r, err := render.New(ropts)
 	checker := r
 	if err != nil {
@@ -285,10 +305,12 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 		if bundle != nil {
 			bundle.Close()
 		}
+		ropts.Cache.Close()
 		return nil, errs
 	}
 	return &Site{Config: cfg, Source: src, Plan: plan, Renderer: r, Catalog: catalog, Assets: bundled, Statics: statics,
-		Hash: hash, Islands: bundle, IslandsBundle: bundleTime, fsys: fsys, root: root, skip: skipPages(src, cfg, bad)}, errs
+		Hash: hash, Islands: bundle, IslandsBundle: bundleTime, cache: ropts.Cache, cacheWarning: cacheWarning, fsys: fsys, root: root,
+		skip: skipPages(src, cfg, bad)}, errs
 }
 
 // skipPages returns the source files of the pages not to render: those with
@@ -654,6 +676,8 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 	rep.StringMisses = s.Catalog.Misses()
 	rep.IslandsBundle = s.IslandsBundle
 	rep.SSRCalls, rep.SSRTime = s.Renderer.SSRStats()
+	rep.CacheHits, rep.CacheMisses = s.Renderer.CacheStats()
+	rep.CacheWarning = s.cacheWarning
 	return rep, nil
 }
 
@@ -696,6 +720,27 @@ func (s *Site) renderEntry(ctx context.Context, e *route.Entry) (out rendered) {
 	pd := output.NewPageData(s.Plan, e, s.Hash, e.Page.Title, res.Main, res.Islands)
 	data, err := output.JSON(pd)
 	return rendered{entry: e, html: res.HTML, data: data, islands: res.Islands, err: err}
+}
+
+// cacheSalt names everything a cached Markdown render or island SSR depends
+// on besides its own inputs: sitegen's version and the build hash (config,
+// templates, assets, data, strings, package-lock.json), the options, the
+// islands bundle, and the route plan that links resolve through (every
+// page's id, locale and URL, and every redirect).
+func cacheSalt(opts Options, date string, cfg *config.Config, hash string, plan *route.Plan, bundle *islands.Bundle) []byte {
+	h := sha256.New()
+	fmt.Fprintf(h, "sitegen %s\nbuild %s\nbase %s\ndrafts %t\ndate %s\nminify %t\nhighlight %t\n",
+		Version, hash, cfg.BaseURL, opts.Drafts, date, opts.Minify, cfg.Markdown.HighlightCode())
+	if bundle != nil {
+		fmt.Fprintf(h, "islands %s\n", bundle.Hash())
+	}
+	for _, e := range plan.Entries {
+		fmt.Fprintf(h, "entry %q %q %q %t %t\n", e.ID, e.Lang, e.URL, e.Fallback, e.Root)
+	}
+	for _, r := range plan.Redirects {
+		fmt.Fprintf(h, "redirect %q %q\n", r.From, r.To)
+	}
+	return h.Sum(nil)
 }
 
 // RenderURL renders the page at a site path (for the dev server).

@@ -429,7 +429,10 @@ func (r *Renderer) island(st *execState, name string, props any, directive strin
 		ch = string(children[0])
 	}
 	start := time.Now()
-	html, _, err := r.opts.Islands.Render(st.ctx, name, js, directive, ch)
+	html, err := r.cached(func() (string, error) {
+		html, _, err := r.opts.Islands.Render(st.ctx, name, js, directive, ch)
+		return html, err
+	}, "island-ssr", []byte(name), js, []byte(directive), []byte(ch))
 	r.ssrCalls.Add(1)
 	r.ssrNanos.Add(int64(time.Since(start)))
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"sitegen/pkg/cache"
 	"sitegen/pkg/config"
 	"sitegen/pkg/content"
 	"sitegen/pkg/diag"
@@ -48,6 +49,12 @@ type Options struct {
 	IconDir   string   // folder of SVG icons in FS, e.g. node_modules/lucide-static/icons
 	StaticDir string   // folder of static files in FS, e.g. assets/static
 	Scripts   []string // module scripts every page loads (the client runtime)
+	// Cache, when set, keeps each page's rendered Markdown and each island's
+	// server render between builds. CacheSalt must name everything else they
+	// depend on: sitegen's version, the options, the templates and assets,
+	// the route plan (links resolve through it) and the islands bundle.
+	Cache     *cache.Store
+	CacheSalt []byte
 }
 
 // Renderer renders pages. Render is safe for concurrent use.
@@ -201,6 +208,26 @@ var islandRE = regexp.MustCompile(`<sg-island data-island="([A-Za-z0-9_]+)" data
 // poolSize bounds the template sets kept per locale (one per concurrent render).
 const poolSize = 64
 
+// CacheStats returns the cache lookups that hit and missed.
+func (r *Renderer) CacheStats() (hits, misses int64) { return r.opts.Cache.Stats() }
+
+// cached returns the value of compute, from r's cache when it holds the
+// entry of (CacheSalt, kind, parts); only successes are stored.
+func (r *Renderer) cached(compute func() (string, error), kind string, parts ...[]byte) (string, error) {
+	if r.opts.Cache == nil {
+		return compute()
+	}
+	k := cache.NewKey(append([][]byte{r.opts.CacheSalt, []byte(kind)}, parts...)...)
+	if b, ok := r.opts.Cache.Get(k); ok {
+		return string(b), nil
+	}
+	v, err := compute()
+	if err == nil {
+		r.opts.Cache.Put(k, []byte(v))
+	}
+	return v, err
+}
+
 // Render renders one entry.
 func (r *Renderer) Render(ctx context.Context, e *route.Entry) (*Result, error) {
 	pg := e.Page
@@ -218,8 +245,13 @@ func (r *Renderer) Render(ctx context.Context, e *route.Entry) (*Result, error) 
 	if err != nil {
 		return nil, diag.New(diag.Pos{File: pg.File}, "%v", err)
 	}
-	body, errs := r.opts.Markdown.Block(markdown.Source{Text: text, Pos: diag.Pos{File: pg.File, Line: pg.BodyLine, Col: 1}},
-		func(dest string) (string, error) { return r.opts.Plan.Resolve(e.Lang, dest) })
+	var errs diag.List
+	body, _ := r.cached(func() (string, error) {
+		out, list := r.opts.Markdown.Block(markdown.Source{Text: text, Pos: diag.Pos{File: pg.File, Line: pg.BodyLine, Col: 1}},
+			func(dest string) (string, error) { return r.opts.Plan.Resolve(e.Lang, dest) })
+		errs = list
+		return out, list.Err()
+	}, "markdown-block", []byte(e.Lang), text)
 	if len(errs) > 0 {
 		return nil, errs
 	}
