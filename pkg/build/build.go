@@ -25,6 +25,7 @@ import (
 	"sitegen/pkg/config"
 	"sitegen/pkg/content"
 	"sitegen/pkg/diag"
+	"sitegen/pkg/forms"
 	"sitegen/pkg/i18n"
 	"sitegen/pkg/islands"
 	"sitegen/pkg/markdown"
@@ -498,6 +499,13 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 		}
 	}()
 	def := s.Config.DefaultLocale()
+	// The demo form's schema, for the handler; every page's form markup
+	// must match it.
+	formSchema, err := forms.BuildSchema(forms.SiteInput{Config: s.Config, Source: s.Source, Plan: s.Plan, Catalog: s.Catalog,
+		Markdown: markdown.New(markdown.Options{})}, "demo")
+	if err != nil {
+		return nil, err
+	}
 	pageErrs := map[diag.Diagnostic][]string{} // one template error, many pages
 	for i := range entries {
 		var r rendered
@@ -520,6 +528,11 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 		rel := strings.TrimPrefix(e.URL, "/") + "index.html"
 		writeFile(rel, r.html)
 		writeFile(output.PageDataPath(e), r.data)
+		if formSchema != nil && forms.HasForm(r.html) {
+			if err := formSchema.CheckMarkup(r.html, e.Lang); err != nil {
+				errs.Add(diag.New(e.Page.Pos, "the form on %s and the handler schema %s disagree: %v", e.URL, forms.SchemaFile("demo"), err))
+			}
+		}
 		if !e.Root {
 			rep.Pages[e.Lang]++
 		}
@@ -564,7 +577,16 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 	rep.Redirects = len(s.Plan.Redirects)
 	// Without a tree (the pass that only looks for more errors), a path that
 	// cannot become a rule was already reported where it was written.
-	if err := s.writeHostingRules(writeFile, notFound); err != nil && tree != nil {
+	var formOrigins []string
+	if formSchema != nil {
+		b, err := formSchema.Marshal()
+		if err != nil {
+			return nil, err
+		}
+		writeFile(forms.SchemaFile("demo"), b)
+		formOrigins = formSchema.EndpointOrigins()
+	}
+	if err := s.writeHostingRules(writeFile, notFound, formOrigins); err != nil && tree != nil {
 		return nil, err
 	}
 	sm, err := output.Sitemap(s.Plan, s.Config.BaseURL)
@@ -614,13 +636,13 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 }
 
 // writeHostingRules writes _redirects, _headers and the nginx snippet.
-func (s *Site) writeHostingRules(writeFile func(string, []byte), notFound []output.NotFound) error {
+func (s *Site) writeHostingRules(writeFile func(string, []byte), notFound []output.NotFound, formOrigins []string) error {
 	redirects, err := output.Redirects(s.Plan.Redirects, notFound)
 	if err == nil {
 		var nginx []byte
-		if nginx, err = output.Nginx(Version, s.Plan.Redirects, notFound); err == nil {
+		if nginx, err = output.Nginx(Version, s.Plan.Redirects, notFound, formOrigins...); err == nil {
 			writeFile(sitepath.Redirects, redirects)
-			writeFile(sitepath.Headers, output.Headers())
+			writeFile(sitepath.Headers, output.Headers(formOrigins...))
 			writeFile(output.NginxName, nginx)
 			return nil
 		}

@@ -276,8 +276,11 @@ type FormField struct {
 
 // Consent is a consent checkbox of the demo form.
 type Consent struct {
-	Name     string `yaml:"name" sg:"required"`
-	Text     Text   `yaml:"text" sg:"required"`
+	Name string `yaml:"name" sg:"required"`
+	Text Text   `yaml:"text" sg:"required"`
+	// Version names this wording; change it whenever the text changes
+	// (stored with every consent given).
+	Version  string `yaml:"version" sg:"required"`
 	Required bool   `yaml:"required"`
 }
 
@@ -288,7 +291,9 @@ type Form struct {
 	Fields   []FormField `yaml:"fields" sg:"required"`
 	Consents []Consent   `yaml:"consents" sg:"required"`
 	Clause   Text        `yaml:"clause" sg:"required"`
-	Submit   string      `yaml:"submit" sg:"required"`
+	// ClauseVersion names the controller clause's wording.
+	ClauseVersion string `yaml:"clauseVersion" sg:"required"`
+	Submit        string `yaml:"submit" sg:"required"`
 }
 
 // recordTypes maps the `type:` of a data set to a new value of its record.

@@ -34,6 +34,39 @@ const CSP = "default-src 'self'; script-src 'self' https://www.googletagmanager.
 	"connect-src 'self' https://www.google-analytics.com https://*.google-analytics.com; " +
 	"frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
 
+// CSPFor is CSP allowing also the origins of form handlers on another
+// origin (https://forms.example.com): forms may post there (form-action)
+// and scripts send to it (connect-src); nothing else is added.
+func CSPFor(formOrigins ...string) string {
+	extra := ""
+	for _, o := range formOrigins {
+		extra += " " + o
+	}
+	if extra == "" {
+		return CSP
+	}
+	c := strings.Replace(CSP, "connect-src 'self'", "connect-src 'self'"+extra, 1)
+	return strings.Replace(c, "form-action 'self'", "form-action 'self'"+extra, 1)
+}
+
+// RulesFor is HeaderRules with the CSP of CSPFor(formOrigins...).
+func RulesFor(formOrigins ...string) []HeaderRule {
+	if len(formOrigins) == 0 {
+		return HeaderRules
+	}
+	out := make([]HeaderRule, len(HeaderRules))
+	for i, r := range HeaderRules {
+		hs := append([]Header{}, r.Headers...)
+		for j := range hs {
+			if hs[j].Name == "Content-Security-Policy" {
+				hs[j].Value = CSPFor(formOrigins...)
+			}
+		}
+		out[i] = HeaderRule{r.Pattern, hs}
+	}
+	return out
+}
+
 // HeaderRules: security headers everywhere, long caching for fingerprinted
 // assets, revalidation for page data and the service worker.
 var HeaderRules = []HeaderRule{
@@ -75,10 +108,10 @@ func HeadersFor(p string) []Header {
 	return out
 }
 
-// Headers returns the _headers file.
-func Headers() []byte {
+// Headers returns the _headers file (formOrigins: see CSPFor).
+func Headers(formOrigins ...string) []byte {
 	var b strings.Builder
-	for _, r := range HeaderRules {
+	for _, r := range RulesFor(formOrigins...) {
 		b.WriteString(r.Pattern + "\n")
 		for _, h := range r.Headers {
 			fmt.Fprintf(&b, "  %s: %s\n", h.Name, h.Value)
@@ -214,7 +247,8 @@ func Redirects(rs []route.Redirect, nf []NotFound) ([]byte, error) {
 // the 404 page of each locale and the headers of HeaderRules. nginx applies
 // the add_header lines of one location only, so each location repeats every
 // header that applies to its paths.
-func Nginx(version string, rs []route.Redirect, nf []NotFound) ([]byte, error) {
+func Nginx(version string, rs []route.Redirect, nf []NotFound, formOrigins ...string) ([]byte, error) {
+	hrules := RulesFor(formOrigins...)
 	rules, err := redirectRules(rs)
 	if err != nil {
 		return nil, err
@@ -223,7 +257,7 @@ func Nginx(version string, rs []route.Redirect, nf []NotFound) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range HeaderRules {
+	for _, r := range hrules {
 		if err := CheckRulePath(strings.TrimSuffix(r.Pattern, "*")); err != nil {
 			return nil, fmt.Errorf("header rule %s: %w", r.Pattern, err)
 		}
@@ -247,7 +281,7 @@ func Nginx(version string, rs []route.Redirect, nf []NotFound) ([]byte, error) {
 	// rules whose prefix covers it.
 	headersOf := func(match, p string) []Header {
 		var hs []Header
-		for _, r := range HeaderRules {
+		for _, r := range hrules {
 			prefix, splat := strings.CutSuffix(r.Pattern, "*")
 			if match == "=" && r.Matches(p) || match != "=" && splat && strings.HasPrefix(p, prefix) {
 				hs = append(hs, r.Headers...)
@@ -301,7 +335,7 @@ func Nginx(version string, rs []route.Redirect, nf []NotFound) ([]byte, error) {
 		location("=", u, "return 404;")
 	}
 	prefixes := map[string]bool{"/": true}
-	for _, r := range HeaderRules {
+	for _, r := range hrules {
 		if prefix, ok := strings.CutSuffix(r.Pattern, "*"); ok && !prefixes[prefix] {
 			prefixes[prefix] = true
 			location("^~", prefix, notFoundLine(notFoundOf(prefix), notFoundOf("/"))...)
@@ -313,7 +347,7 @@ func Nginx(version string, rs []route.Redirect, nf []NotFound) ([]byte, error) {
 			location("^~", n.Prefix+"/", notFoundLine(n.Page, notFoundOf("/"))...)
 		}
 	}
-	for _, r := range HeaderRules {
+	for _, r := range hrules {
 		if !strings.HasSuffix(r.Pattern, "*") {
 			location("=", r.Pattern, notFoundLine(notFoundOf(r.Pattern), notFoundOf("/"))...)
 		}
