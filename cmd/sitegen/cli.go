@@ -105,7 +105,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newBuild(stdout, stderr), newServe(stdout, stderr), newVersion(stdout))
+	root.AddCommand(newBuild(stdout, stderr), newServe(stdout, stderr), newForms(stdout, stderr), newVersion(stdout))
 	root.Args = func(cmd *cobra.Command, args []string) error {
 		if len(args) > 0 {
 			return usageError{fmt.Errorf("unknown command %q", args[0])}
@@ -251,7 +251,7 @@ func printReport(w io.Writer, rep *build.Report) {
 func newServe(stdout, stderr io.Writer) *cobra.Command {
 	var o build.Options
 	var port int
-	var host string
+	var host, formsDB string
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Build the site and serve it on localhost",
@@ -286,7 +286,12 @@ func newServe(stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			log := slog.New(slog.NewTextHandler(stderr, nil))
-			return serve.Server(cmd.Context(), fmt.Sprintf("%s:%d", host, port), h, log, func(url string) {
+			handler, closeForms, err := mountForms(cmd.Context(), h, o.Out, formsDB, dir, log, stdout)
+			if err != nil {
+				return err
+			}
+			defer closeForms()
+			return serve.Server(cmd.Context(), fmt.Sprintf("%s:%d", host, port), handler, log, func(url string) {
 				fmt.Fprintf(stdout, "serving %s at %s (Ctrl+C to stop)\n", cfg.Title, url)
 			})
 		},
@@ -294,6 +299,7 @@ func newServe(stdout, stderr io.Writer) *cobra.Command {
 	buildFlags(cmd, &o)
 	cmd.Flags().IntVarP(&port, "port", "p", 1313, "port to listen on")
 	cmd.Flags().StringVar(&host, "host", "127.0.0.1", "interface to listen on")
+	cmd.Flags().StringVar(&formsDB, "forms-db", "", "database of the demo form's handler (default: a SQLite file in the temporary folder)")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return cmd
 }
