@@ -299,12 +299,12 @@ func (s *Store) Insert(ctx context.Context, subs []*Submission, kinds []string) 
 			continue
 		}
 		out[i] = Saved{ID: sub.ID}
-		for _, c := range sub.Consents {
+		for ci, c := range sub.Consents {
 			granted := 0
 			if c.Granted {
 				granted = 1
 			}
-			if _, err := tx.ExecContext(ctx, insCon, NewID(), sub.ID, c.Type, granted, fmtTime(c.RecordedAt), c.Version, c.TextHash, c.Lang, c.Page, c.ClauseVersion); err != nil {
+			if _, err := tx.ExecContext(ctx, insCon, fmt.Sprintf("%s-%02d", sub.ID, ci), sub.ID, c.Type, granted, fmtTime(c.RecordedAt), c.Version, c.TextHash, c.Lang, c.Page, c.ClauseVersion); err != nil {
 				return nil, fmt.Errorf("insert consent of %s: %w", sub.ID, err)
 			}
 		}
@@ -357,24 +357,24 @@ type Filter struct {
 
 // Records returns the submissions the filter selects, oldest first.
 func (s *Store) Records(ctx context.Context, f Filter) ([]Record, error) {
-	where := []string{"spam " + map[bool]string{true: "<> ''", false: "= ''"}[f.Spam]}
+	where := []string{"s.spam " + map[bool]string{true: "<> ''", false: "= ''"}[f.Spam]}
 	var args []any
 	if !f.Since.IsZero() {
-		where = append(where, "created_at >= ?")
+		where = append(where, "s.created_at >= ?")
 		args = append(args, fmtTime(f.Since))
 	}
 	if f.Email != "" {
-		where = append(where, "email = ?")
+		where = append(where, "s.email = ?")
 		args = append(args, NormalizeEmail(f.Email))
 	}
 	if len(f.IDs) > 0 {
-		where = append(where, "id IN (?"+strings.Repeat(", ?", len(f.IDs)-1)+")")
+		where = append(where, "s.id IN (?"+strings.Repeat(", ?", len(f.IDs)-1)+")")
 		for _, id := range f.IDs {
 			args = append(args, id)
 		}
 	}
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT id, created_at, lang, source_page, data, spam, schema_hash FROM submissions WHERE `+
-		strings.Join(where, " AND ")+` ORDER BY created_at, id`), args...)
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT s.id, s.created_at, s.lang, s.source_page, s.data, s.spam, s.schema_hash FROM submissions s WHERE `+
+		strings.Join(where, " AND ")+` ORDER BY s.created_at, s.id`), args...)
 	if err != nil {
 		return nil, fmt.Errorf("query submissions: %w", err)
 	}
@@ -402,7 +402,7 @@ func (s *Store) Records(ctx context.Context, f Filter) ([]Record, error) {
 		return out, nil
 	}
 	crows, err := s.db.QueryContext(ctx, s.q(`SELECT c.submission_id, c.type, c.granted, c.recorded_at, c.text_version, c.text_hash, c.lang, c.source_page, c.clause_version
-		FROM consents c JOIN submissions s ON s.id = c.submission_id WHERE `+strings.ReplaceAll(strings.Join(where, " AND "), "created_at", "s.created_at")+` ORDER BY c.recorded_at, c.id`), args...)
+		FROM consents c JOIN submissions s ON s.id = c.submission_id WHERE `+strings.Join(where, " AND ")+` ORDER BY c.recorded_at, c.id`), args...)
 	if err != nil {
 		return nil, fmt.Errorf("query consents: %w", err)
 	}
