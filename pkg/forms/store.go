@@ -46,6 +46,12 @@ func (d Dialect) String() string { return [...]string{"sqlite", "postgres"}[d] }
 type Store struct {
 	db      *sql.DB
 	dialect Dialect
+	// SQLite: checkpoints run on their own connection in the background,
+	// so that copying the WAL into the database (and its fsync) is not in
+	// any commit's path.
+	ckpt     *sql.DB
+	stopCkpt chan struct{}
+	ckptDone chan struct{}
 }
 
 // Open opens the database named by a URL: sqlite:path/to/file.db (or
@@ -69,14 +75,20 @@ func Open(ctx context.Context, dbURL string) (*Store, error) {
 		}
 		dsn := "file:" + (&url.URL{Path: abs}).EscapedPath() +
 			"?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate"
-		db, err := sql.Open("sqlite", dsn)
+		db, err := sql.Open("sqlite", dsn+"&_pragma=wal_autocheckpoint(0)")
 		if err != nil {
 			return nil, fmt.Errorf("open sqlite %s: %w", abs, err)
 		}
 		// One connection: SQLite has one writer; batching, not concurrency,
 		// gives throughput.
 		db.SetMaxOpenConns(1)
-		s = &Store{db: db, dialect: SQLite}
+		ckpt, err := sql.Open("sqlite", dsn)
+		if err != nil {
+			db.Close()
+			return nil, fmt.Errorf("open sqlite %s: %w", abs, err)
+		}
+		ckpt.SetMaxOpenConns(1)
+		s = &Store{db: db, dialect: SQLite, ckpt: ckpt, stopCkpt: make(chan struct{}), ckptDone: make(chan struct{})}
 	case strings.HasPrefix(dbURL, "postgres://"), strings.HasPrefix(dbURL, "postgresql://"):
 		db, err := sql.Open("pgx", dbURL)
 		if err != nil {
@@ -93,10 +105,30 @@ func Open(ctx context.Context, dbURL string) (*Store, error) {
 		return nil, fmt.Errorf("connect to %s database: %w", s.dialect, err)
 	}
 	if err := s.migrate(ctx); err != nil {
-		s.db.Close()
+		s.Close()
 		return nil, err
 	}
+	if s.ckpt != nil {
+		go s.checkpoints()
+	}
 	return s, nil
+}
+
+// checkpoints copies the WAL into the database file every half second
+// (PASSIVE: it never blocks a writer) and truncates it on close.
+func (s *Store) checkpoints() {
+	defer close(s.ckptDone)
+	t := time.NewTicker(500 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stopCkpt:
+			s.ckpt.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+			return
+		case <-t.C:
+			s.ckpt.Exec(`PRAGMA wal_checkpoint(PASSIVE)`)
+		}
+	}
 }
 
 // redactURL hides a password in a database URL.
@@ -115,7 +147,20 @@ func (s *Store) Dialect() Dialect { return s.dialect }
 func (s *Store) DB() *sql.DB { return s.db }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	if s.ckpt != nil {
+		if s.stopCkpt != nil {
+			select {
+			case <-s.ckptDone:
+			default:
+				close(s.stopCkpt)
+				<-s.ckptDone
+			}
+		}
+		s.ckpt.Close()
+	}
+	return s.db.Close()
+}
 
 // q rewrites ? placeholders to $n for PostgreSQL.
 func (s *Store) q(query string) string {
@@ -275,18 +320,28 @@ func (s *Store) Insert(ctx context.Context, subs []*Submission, kinds []string) 
 	}
 	defer tx.Rollback()
 	out := make([]Saved, len(subs))
-	insSub := s.q(`INSERT INTO submissions (id, idem_key, created_at, lang, source_page, email, data, spam, schema_hash)
+	insSubQ := s.q(`INSERT INTO submissions (id, idem_key, created_at, lang, source_page, email, data, spam, schema_hash)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idem_key) DO NOTHING`)
-	insCon := s.q(`INSERT INTO consents (id, submission_id, type, granted, recorded_at, text_version, text_hash, lang, source_page, clause_version)
+	insConQ := s.q(`INSERT INTO consents (id, submission_id, type, granted, recorded_at, text_version, text_hash, lang, source_page, clause_version)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	insOut := s.q(`INSERT INTO outbox (id, submission_id, kind, created_at, attempts, next_at, lease_owner, lease_until, done_at, last_error)
+	insOutQ := s.q(`INSERT INTO outbox (id, submission_id, kind, created_at, attempts, next_at, lease_owner, lease_until, done_at, last_error)
 		VALUES (?, ?, ?, ?, 0, ?, '', '', '', '')`)
+	var stmts [3]*sql.Stmt
+	for i, q := range []string{insSubQ, insConQ, insOutQ} {
+		st, err := tx.PrepareContext(ctx, q)
+		if err != nil {
+			return nil, fmt.Errorf("prepare: %w", err)
+		}
+		defer st.Close()
+		stmts[i] = st
+	}
+	insSub, insCon, insOut := stmts[0], stmts[1], stmts[2]
 	for i, sub := range subs {
 		data, err := json.Marshal(sub.Values)
 		if err != nil {
 			return nil, err
 		}
-		res, err := tx.ExecContext(ctx, insSub, sub.ID, sub.Key, fmtTime(sub.CreatedAt), sub.Lang, sub.Page, sub.Email, string(data), sub.Spam, sub.SchemaHash)
+		res, err := insSub.ExecContext(ctx, sub.ID, sub.Key, fmtTime(sub.CreatedAt), sub.Lang, sub.Page, sub.Email, string(data), sub.Spam, sub.SchemaHash)
 		if err != nil {
 			return nil, fmt.Errorf("insert submission %s: %w", sub.ID, err)
 		}
@@ -304,7 +359,7 @@ func (s *Store) Insert(ctx context.Context, subs []*Submission, kinds []string) 
 			if c.Granted {
 				granted = 1
 			}
-			if _, err := tx.ExecContext(ctx, insCon, fmt.Sprintf("%s-%02d", sub.ID, ci), sub.ID, c.Type, granted, fmtTime(c.RecordedAt), c.Version, c.TextHash, c.Lang, c.Page, c.ClauseVersion); err != nil {
+			if _, err := insCon.ExecContext(ctx, fmt.Sprintf("%s-%02d", sub.ID, ci), sub.ID, c.Type, granted, fmtTime(c.RecordedAt), c.Version, c.TextHash, c.Lang, c.Page, c.ClauseVersion); err != nil {
 				return nil, fmt.Errorf("insert consent of %s: %w", sub.ID, err)
 			}
 		}
@@ -312,7 +367,7 @@ func (s *Store) Insert(ctx context.Context, subs []*Submission, kinds []string) 
 			continue // kept apart: no notification until released
 		}
 		for _, k := range kinds {
-			if _, err := tx.ExecContext(ctx, insOut, NewID(), sub.ID, k, fmtTime(sub.CreatedAt), fmtTime(sub.CreatedAt)); err != nil {
+			if _, err := insOut.ExecContext(ctx, NewID(), sub.ID, k, fmtTime(sub.CreatedAt), fmtTime(sub.CreatedAt)); err != nil {
 				return nil, fmt.Errorf("insert outbox row of %s: %w", sub.ID, err)
 			}
 		}
