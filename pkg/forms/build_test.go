@@ -11,9 +11,8 @@ import (
 	"sitegen/pkg/forms"
 )
 
-// siteCopy makes a copy of the repository's site in a temp folder: the
-// content and site.yaml are linked, the templates (a test edits them) and
-// assets copied.
+// siteCopy copies the repository's site into a temp folder (node_modules
+// is linked).
 func siteCopy(t *testing.T) string {
 	t.Helper()
 	root, err := filepath.Abs("../..")
@@ -21,13 +20,22 @@ func siteCopy(t *testing.T) string {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	for _, name := range []string{"content", "node_modules", "site.yaml", "package.json"} {
+	for _, name := range []string{"node_modules"} {
 		if err := os.Symlink(filepath.Join(root, name), filepath.Join(dir, name)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, name := range []string{"templates", "assets"} { // esbuild wants the real paths of assets
+	for _, name := range []string{"templates", "assets", "content"} { // a site reads no links out of its folder
 		if err := os.CopyFS(filepath.Join(dir, name), os.DirFS(filepath.Join(root, name))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"site.yaml", "package.json"} {
+		b, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -31,10 +31,11 @@ func DataSet(form string) string { return "forms." + form }
 // BuildSchema makes the schema of a form from the site: the fields, limits,
 // consents and clause of content/<lang>/data/forms.yaml, the endpoint of
 // site.yaml, the thank-you page of each locale and the UI strings. It
-// returns nil, nil when the site has no such form.
+// returns nil, nil when the site does not define the form (no endpoint in
+// site.yaml or no data set).
 func BuildSchema(in SiteInput, form string) (*Schema, error) {
 	fc, ok := in.Config.Forms[form]
-	if !ok {
+	if !ok || !hasDataSet(in.Source, form) {
 		return nil, nil
 	}
 	def := in.Config.DefaultLocale().Code
@@ -128,6 +129,16 @@ var MessageKeys = map[string]string{
 	CodeConsent:  "contact_msg_consent",
 	CodeTooLong:  "contact_msg_too_long",
 	CodeInvalid:  "contact_msg_invalid",
+}
+
+// hasDataSet reports whether any locale defines the form.
+func hasDataSet(src *content.Source, form string) bool {
+	for _, l := range src.Locales {
+		if _, ok := l.Data[DataSet(form)]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 func formOf(src *content.Source, lang, def, form string) (*content.Form, diag.Pos, error) {
