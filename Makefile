@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PORT ?= 1313
 GO ?= go
 
-.PHONY: setup build serve test vet fuzz bench bench-islands clean
+.PHONY: setup build serve test vet fuzz bench bench-islands bench-forms clean
 
 # npm packages (islands, icons, fonts), installed from the pinned lock file.
 # A node_modules that is a link (a git worktree sharing another checkout's
@@ -48,6 +48,8 @@ FUZZ_TARGETS := \
 	./pkg/content:FuzzParsePage \
 	./pkg/content:FuzzParseData \
 	./pkg/config:FuzzParse \
+	./pkg/forms:FuzzValidateForm \
+	./pkg/forms:FuzzValidateJSON \
 	./pkg/sitepath:FuzzCheck \
 	./pkg/output:FuzzRedirectWriters
 
@@ -60,6 +62,14 @@ fuzz:
 
 bench: setup
 	$(GO) test ./pkg/build -run '^$$' -bench . -benchtime 1x -timeout 30m
+
+# The demo-request handler under load on loopback: durable submissions/s and
+# p99 for SQLite (WAL, synchronous=FULL; on disk and in RAM) and, when
+# SITEGEN_TEST_POSTGRES is set, PostgreSQL.
+bench-forms:
+	$(GO) run ./bench/forms -db sqlite -dir $${TMPDIR:-/tmp}
+	$(GO) run ./bench/forms -db sqlite -dir /dev/shm
+	@if [ -n "$$SITEGEN_TEST_POSTGRES" ]; then $(GO) run ./bench/forms -db "$$SITEGEN_TEST_POSTGRES"; else echo "bench-forms: SITEGEN_TEST_POSTGRES not set: PostgreSQL skipped"; fi
 
 clean:
 	rm -rf bin public
