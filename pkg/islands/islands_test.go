@@ -136,7 +136,7 @@ func TestIslandContracts(t *testing.T) {
 		`<form id="demo-form"`, `method="post"`, `action="/api/demo"`,
 		`<label for="demo-form-name" class="demo-form__label">Imię`, `class="demo-form__label">Nazwa firmy`,
 		`name="email" type="email"`, `autocomplete="tel"`, `required`,
-		`<input type="hidden" name="lang" value="pl"/>`, `<input type="hidden" name="redirect" value="/pl/podziekowanie/"/>`,
+		`<input type="hidden" name="lang" value="pl"/>`, `<input type="hidden" name="page" value="/pl/o-nas/kontakt/"/>`, `<input type="hidden" name="idempotencyKey" value/>`,
 		`name="website"`, `tabindex="-1"`, `autocomplete="off"`,
 		`type="checkbox" name="consentContact"`, `type="checkbox" name="consentPrivacy"`,
 		`aria-hidden="true" class="demo-form__required"> *`, `role="status"`, `Administratorem danych`,
