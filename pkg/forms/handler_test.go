@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 type testService struct {
@@ -300,23 +299,46 @@ func TestClientIPTrustsOnlyConfiguredProxies(t *testing.T) {
 	}
 }
 
-func TestGracefulShutdownAnswersInFlight(t *testing.T) {
+func TestBatcherClosedRefuses(t *testing.T) {
 	s := testSchema(t)
 	ts := startTest(t, "", ServerConfig{}, s)
-	// Submissions queued before Close are written; after it they are refused.
-	sub := newSub(t, s, "key-inflight", nil)
-	done := make(chan error, 1)
-	go func() { _, err := ts.Batcher.Save(context.Background(), sub); done <- err }()
-	if err := <-done; err != nil {
+	if _, err := ts.Batcher.Save(context.Background(), newSub(t, s, "key-before00", nil)); err != nil {
 		t.Fatal(err)
 	}
 	ts.Batcher.Close()
 	if _, err := ts.Batcher.Save(context.Background(), newSub(t, s, "key-after000", nil)); err != ErrClosed {
-		t.Fatalf("after close: %v", err)
+		t.Fatalf("after close: %v, want ErrClosed", err)
 	}
 	recs, _ := ts.Store.Records(context.Background(), Filter{})
 	if len(recs) != 1 {
-		t.Fatalf("%d stored", len(recs))
+		t.Fatalf("%d stored, want 1", len(recs))
 	}
-	_ = time.Second
+}
+
+func TestExportCSVNeutralizesFormulas(t *testing.T) {
+	s := testSchema(t)
+	st := openTest(t, "sqlite:"+filepath.Join(t.TempDir(), "f.db"))
+	sub := newSub(t, s, "key-csv00000", func(v map[string][]string) {
+		v["companyName"] = []string{"=cmd|' /C calc'!A0"}
+		v["name"] = []string{"@SUM(A1)"}
+	})
+	if _, err := st.Insert(context.Background(), []*Submission{sub}, nil); err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := st.Records(context.Background(), Filter{})
+	var b strings.Builder
+	if err := WriteCSV(&b, recs, []string{"name", "companyName", "email", "phone"}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"'@SUM(A1)", `'=cmd|' /C calc'!A0`, "'+48601234567", "consent_marketingEmail", "true,v1,"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("CSV lacks %s:\n%s", want, out)
+		}
+	}
+	var j strings.Builder
+	WriteJSON(&j, recs)
+	if !strings.Contains(j.String(), `"companyName": "=cmd|`) {
+		t.Errorf("JSON export changes values:\n%s", j.String())
+	}
 }
