@@ -139,6 +139,10 @@ func TestCSPFollowsEndpoint(t *testing.T) {
 			t.Errorf("_headers lacks %q:\n%s", want, headers)
 		}
 	}
+	nginx, _ := os.ReadFile(filepath.Join(out, "_nginx.conf"))
+	if !strings.Contains(string(nginx), "form-action 'self' https://forms.botforge.example") {
+		t.Errorf("_nginx.conf's CSP does not allow the handler's origin")
+	}
 	s, err := forms.LoadSchema(filepath.Join(out, forms.SchemaFile("demo")))
 	if err != nil {
 		t.Fatal(err)
