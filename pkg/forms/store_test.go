@@ -190,3 +190,14 @@ func TestMigrationsIdempotent(t *testing.T) {
 		}
 	})
 }
+
+func TestSQLiteIsDurable(t *testing.T) {
+	st := openTest(t, "sqlite:"+t.TempDir()+"/f.db")
+	var mode string
+	var sync int
+	st.DB().QueryRow(`PRAGMA journal_mode`).Scan(&mode)
+	st.DB().QueryRow(`PRAGMA synchronous`).Scan(&sync)
+	if mode != "wal" || sync != 2 {
+		t.Fatalf("journal_mode %q synchronous %d, want wal and 2 (FULL)", mode, sync)
+	}
+}
