@@ -26,6 +26,7 @@ const baseURL = "https://www.botforge.pl"
 var (
 	buildOnce sync.Once
 	outDir    string
+	siteRep   *build.Report
 	buildErr  error
 )
 
@@ -39,7 +40,7 @@ func site(t *testing.T) string {
 			return
 		}
 		outDir = filepath.Join(dir, "public")
-		_, buildErr = build.Run(context.Background(), build.Options{Source: "..", Out: outDir, Date: "2026-08-15", Minify: true})
+		siteRep, buildErr = build.Run(context.Background(), build.Options{Source: "..", Out: outDir, Date: "2026-08-15", Minify: true})
 	})
 	if buildErr != nil {
 		t.Fatalf("building the website: %v", buildErr)

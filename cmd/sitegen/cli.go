@@ -78,21 +78,43 @@ func exitCode(ctx context.Context, err error) int {
 	return exitContent
 }
 
+// noBuild marks errors of commands that write no output (sitegen schema):
+// their summary says what failed instead of "build failed".
+type noBuild struct {
+	what string
+	err  error
+}
+
+func (e noBuild) Error() string { return e.err.Error() }
+func (e noBuild) Unwrap() error { return e.err }
+
 func printErr(w io.Writer, err error) {
 	var list diag.List
 	var d diag.Diagnostic
+	n := 0
 	switch {
 	case errors.As(err, &list):
 		for _, x := range list.Sort() {
-			fmt.Fprintln(w, x.Error())
+			fmt.Fprintln(w, x.Pretty())
 		}
-		fmt.Fprintf(w, "sitegen: build failed with %d error(s); the previous output is unchanged\n", list.Errors())
+		n = list.Errors()
 	case errors.As(err, &d):
-		fmt.Fprintln(w, d.Error())
-		fmt.Fprintln(w, "sitegen: build failed with 1 error; the previous output is unchanged")
+		fmt.Fprintln(w, d.Pretty())
+		n = 1
 	default:
 		fmt.Fprintf(w, "sitegen: %v\n", err)
+		return
 	}
+	errs := "1 error"
+	if n != 1 {
+		errs = fmt.Sprintf("%d errors", n)
+	}
+	var nb noBuild
+	if errors.As(err, &nb) {
+		fmt.Fprintf(w, "sitegen: %s has %s\n", nb.what, errs)
+		return
+	}
+	fmt.Fprintf(w, "sitegen: build failed with %s; the previous output is unchanged\n", errs)
 }
 
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
@@ -105,7 +127,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newBuild(stdout, stderr), newServe(stdout, stderr), newForms(stdout, stderr), newVersion(stdout))
+	root.AddCommand(newBuild(stdout, stderr), newServe(stdout, stderr), newForms(stdout, stderr), newVersion(stdout), newSchema(stdout))
 	root.Args = func(cmd *cobra.Command, args []string) error {
 		if len(args) > 0 {
 			return usageError{fmt.Errorf("unknown command %q", args[0])}
@@ -124,9 +146,11 @@ func buildFlags(cmd *cobra.Command, o *build.Options) {
 	cmd.Flags().BoolVar(&o.Minify, "minify", true, "minify bundled CSS and JavaScript")
 }
 
+func errUnexpected(arg string) error { return fmt.Errorf("unexpected argument %q", arg) }
+
 func checkOpts(o *build.Options, args []string) error {
 	if len(args) > 0 {
-		return usageError{fmt.Errorf("unexpected argument %q", args[0])}
+		return usageError{errUnexpected(args[0])}
 	}
 	if o.Date != "" {
 		if !dateRE.MatchString(o.Date) {
@@ -281,7 +305,7 @@ func newServe(stdout, stderr io.Writer) *cobra.Command {
 			for _, l := range cfg.Locales {
 				prefixes = append(prefixes, l.Prefix)
 			}
-			h, err := serve.NewHandler(o.Out, prefixes)
+			h, err := serve.NewHandler(o.Out, prefixes, rep.RedirectTable)
 			if err != nil {
 				return err
 			}

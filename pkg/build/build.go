@@ -34,6 +34,7 @@ import (
 	"sitegen/pkg/route"
 	"sitegen/pkg/sitefs"
 	"sitegen/pkg/sitepath"
+	"sitegen/pkg/schema"
 )
 
 // Version is sitegen's version; it is part of the build hash.
@@ -63,8 +64,14 @@ type Options struct {
 
 // Report summarizes a build.
 type Report struct {
-	Pages         map[string]int // pages per locale
-	Redirects     int
+	Pages     map[string]int // pages per locale
+	Redirects int
+	// RedirectTable is the route plan's redirects for the dev server
+	// (output.RedirectTable), the same list _redirects holds.
+	RedirectTable map[string]string
+	// HeaderRules is the header table _headers was written from, with the
+	// site's CSP, for the dev server.
+	HeaderRules []output.HeaderRule
 	Files         int
 	Bytes         int64
 	Duration      time.Duration
@@ -200,7 +207,16 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 	}
 	statics, err := staticFiles(fsys)
 	errs.AddErr(diag.Pos{File: StaticDir}, err)
-	src, err := content.Load(ctx, fsys, content.Options{Langs: langs, Drafts: opts.Drafts})
+	sch, err := schema.Load(fsys)
+	if err != nil {
+		errs.AddErr(diag.Pos{File: schema.FileName}, err)
+		return nil, errs // data sets cannot be read without their types
+	}
+	copts := content.Options{Langs: langs, Drafts: opts.Drafts, Schema: sch}
+	if l := cfg.ErrorPages.Layout; l != "" {
+		copts.Layouts = map[string]string{cfg.ErrorPages.NotFound: l, cfg.ErrorPages.ServerError: l}
+	}
+	src, err := content.Load(ctx, fsys, copts)
 	if src == nil {
 		errs.AddErr(diag.Pos{File: content.Dir}, err)
 		return nil, errs
@@ -242,7 +258,7 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 	ropts := render.Options{
 		FS: fsys, Config: cfg, Source: src, Plan: plan, Catalog: catalog, Markdown: markdown.New(markdown.Options{Highlight: cfg.Markdown.HighlightCode()}),
 		Assets: bundled.URLs, BuildHash: hash, BuildDate: date,
-		IconDir: "node_modules/lucide-static/icons", StaticDir: StaticDir, Scripts: scripts,
+		IconDir: cfg.Icons.Dir, StaticDir: StaticDir, Scripts: scripts,
 	}
 	var bundle *islands.Bundle
 	var bundleTime time.Duration
@@ -269,7 +285,7 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 	// where pages use it.
 	dataBroken := func(lang string) bool { return brokenData[lang] || brokenData[cfg.DefaultLocale().Code] }
 	if noRender == "" { // links and data sets depend on site.yaml's locales and legacy paths
-		errs.Merge(validate(src, plan, checker, statics, langs, dataBroken))
+		errs.Merge(validate(cfg, ropts.Markdown, src, plan, checker, statics, langs, dataBroken))
 	}
 	bad := map[string]bool{} // source files with errors: pages from or using them are not rendered
 	for _, d := range errs {
@@ -375,7 +391,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 		return nil, stopped(ctx, err)
 	}
 	if site == nil {
-		return nil, errs.Err()
+		return nil, attachSource(opts, errs.Err())
 	}
 	defer site.Close()
 	site.beforeRender = opts.beforeRender
@@ -386,7 +402,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 		if n := site.skipped(); n > 0 {
 			errs.Add(diag.Notef(diag.Pos{}, "%d page(s) were not rendered because of the errors above", n))
 		}
-		return nil, errs.Err()
+		return nil, attachSource(opts, errs.Err())
 	}
 	tree, err := output.Begin(opts.Out, Version)
 	if err != nil {
@@ -404,7 +420,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	}
 	if err != nil {
 		tree.Abort()
-		return nil, stopped(ctx, err)
+		return nil, attachSource(opts, stopped(ctx, err))
 	}
 	committed = true
 	if err := tree.Commit(); err != nil {
@@ -421,6 +437,29 @@ func stopped(ctx context.Context, err error) error {
 		return fmt.Errorf("build stopped: %w", ctx.Err())
 	}
 	return err
+}
+
+// attachSource gives the diagnostics in err their source lines, for the
+// caret display.
+func attachSource(opts Options, err error) error {
+	root := opts.Source
+	if root == "" {
+		root = "."
+	}
+	return diag.AttachSource(os.DirFS(root), err)
+}
+
+// sitePolicy derives the CSP from the configuration: the sources site.yaml
+// lists under csp, and the origins of form endpoints on other hosts.
+func sitePolicy(cfg *config.Config) output.CSP {
+	csp := output.CSP{Script: cfg.CSP.ScriptSrc, Img: cfg.CSP.ImgSrc, Connect: cfg.CSP.ConnectSrc, Form: cfg.CSP.FormAction}
+	for _, name := range sortedKeys(cfg.Forms) {
+		if o := config.Origin(cfg.Forms[name].Endpoint); o != "" {
+			csp.Connect = append(append([]string{}, csp.Connect...), o)
+			csp.Form = append(append([]string{}, csp.Form...), o)
+		}
+	}
+	return csp
 }
 
 // checkOut refuses output directories a build must not replace (see
@@ -506,7 +545,10 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	pageErrs := map[diag.Diagnostic][]string{} // one template error, many pages
+	// One template error usually fails many pages: report it once, with the
+	// first page (in the fixed entry order) and how many more.
+	pageErrs := map[diag.Diagnostic][]string{}
+	var pageErrOrder []diag.Diagnostic
 	for i := range entries {
 		var r rendered
 		select {
@@ -518,6 +560,9 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 		if r.err != nil {
 			var pe render.PageError
 			if errors.As(r.err, &pe) {
+				if _, seen := pageErrs[pe.Diagnostic]; !seen {
+					pageErrOrder = append(pageErrOrder, pe.Diagnostic)
+				}
 				pageErrs[pe.Diagnostic] = append(pageErrs[pe.Diagnostic], pe.Page)
 			} else {
 				errs.AddErr(r.entry.Page.Pos, r.err)
@@ -539,11 +584,16 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 		if n := jsSize(s.Renderer.PageScripts(r.islands)); n > rep.JS[e.Page.Layout].GzipBytes || rep.JS[e.Page.Layout].Page == "" {
 			rep.JS[e.Page.Layout] = PageJS{GzipBytes: n, Islands: r.islands, Page: e.URL}
 		}
-		if e.ID == "404" || e.ID == "500" {
+		if e.Error {
+			// Hosts look for 404.html and 500.html, whatever the pages' ids.
+			name := "500.html"
+			if e.NotFound {
+				name = "404.html"
+			}
 			l, _ := s.Config.Locale(e.Lang)
-			writeFile(strings.TrimPrefix(l.Prefix, "/")+"/"+e.ID+".html", r.html)
+			writeFile(strings.TrimPrefix(l.Prefix, "/")+"/"+name, r.html)
 			if e.Lang == def.Code {
-				writeFile(e.ID+".html", r.html)
+				writeFile(name, r.html)
 			}
 			if e.ID == "404" && !e.Root {
 				notFound = append(notFound, output.NotFound{Prefix: l.Prefix, Page: l.Prefix + "/404.html"})
@@ -553,15 +603,15 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 			}
 		}
 	}
-	for d, pages := range pageErrs {
+	for _, d := range pageErrOrder {
+		pages := pageErrs[d]
 		sort.Strings(pages)
 		pages = dedupe(pages)
-		d.Message += " (rendering " + pages[0]
+		note := "rendering"
 		if len(pages) > 1 {
-			d.Message += fmt.Sprintf(" and %d more pages", len(pages)-1)
+			note = fmt.Sprintf("rendering %d pages, the first", len(pages))
 		}
-		d.Message += ")"
-		errs.Add(d)
+		errs.Add(d.WithRelated(diag.Pos{File: pages[0]}, note))
 	}
 	if len(errs) > 0 {
 		return nil, errs.Err()
@@ -577,18 +627,19 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 	rep.Redirects = len(s.Plan.Redirects)
 	// Without a tree (the pass that only looks for more errors), a path that
 	// cannot become a rule was already reported where it was written.
-	var formOrigins []string
 	if formSchema != nil {
 		b, err := formSchema.Marshal()
 		if err != nil {
 			return nil, err
 		}
 		writeFile(forms.SchemaFile("demo"), b)
-		formOrigins = formSchema.EndpointOrigins()
 	}
-	if err := s.writeHostingRules(writeFile, notFound, formOrigins); err != nil && tree != nil {
+	// The CSP allows the form handlers' origins by itself (sitePolicy).
+	if err := s.writeHostingRules(writeFile, notFound); err != nil && tree != nil {
 		return nil, err
 	}
+	rep.RedirectTable = output.RedirectTable(s.Plan.Redirects)
+	rep.HeaderRules = output.HeaderRules(sitePolicy(s.Config))
 	sm, err := output.Sitemap(s.Plan, s.Config.BaseURL)
 	if err != nil {
 		return nil, err
@@ -636,13 +687,14 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 }
 
 // writeHostingRules writes _redirects, _headers and the nginx snippet.
-func (s *Site) writeHostingRules(writeFile func(string, []byte), notFound []output.NotFound, formOrigins []string) error {
+func (s *Site) writeHostingRules(writeFile func(string, []byte), notFound []output.NotFound) error {
 	redirects, err := output.Redirects(s.Plan.Redirects, notFound)
 	if err == nil {
 		var nginx []byte
-		if nginx, err = output.Nginx(Version, s.Plan.Redirects, notFound, formOrigins...); err == nil {
+		rules := output.HeaderRules(sitePolicy(s.Config))
+		if nginx, err = output.Nginx(Version, rules, s.Plan.Redirects, notFound); err == nil {
 			writeFile(sitepath.Redirects, redirects)
-			writeFile(sitepath.Headers, output.Headers(formOrigins...))
+			writeFile(sitepath.Headers, output.Headers(rules))
 			writeFile(output.NginxName, nginx)
 			return nil
 		}
@@ -780,7 +832,7 @@ func buildHash(fsys fs.FS) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "sitegen %s\n", Version)
 	var files []string
-	for _, root := range []string{config.FileName, "templates", "assets", content.Dir, "package-lock.json"} {
+	for _, root := range []string{config.FileName, schema.FileName, "templates", "assets", content.Dir, "package-lock.json"} {
 		if _, err := fs.Stat(fsys, root); err != nil {
 			continue
 		}

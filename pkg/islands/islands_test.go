@@ -239,7 +239,7 @@ func TestDirectives(t *testing.T) {
 	if strings.Contains(html, "data-chunk") || strings.Contains(html, "<script") {
 		t.Errorf("none loads code: %s", html)
 	}
-	for _, d := range []string{"", "eager", "media=", "visible "} {
+	for _, d := range []string{"", "eager", "media=", "visible ", "media=max-width: 9px"} {
 		_, _, err := b.Render(ctx, "RotatingText", props, d, "")
 		var dg diag.Diagnostic
 		if !errors.As(err, &dg) || !strings.Contains(err.Error(), "directive") {

@@ -63,7 +63,7 @@ func New(opts Options) *Converter {
 // Source is Markdown with where it came from.
 type Source struct {
 	Text []byte
-	Pos  diag.Pos // position of the first line
+	Pos  diag.Pos // position of the first character; Col 0 when columns cannot be told
 }
 
 type linkErrors struct {
@@ -83,6 +83,19 @@ func (c *Converter) Block(src Source, resolve Resolver) (string, diag.List) {
 		errs.list.Add(diag.New(src.Pos, "markdown: %v", err))
 	}
 	return buf.String(), errs.list
+}
+
+// CheckLinks parses src and passes every link and image destination through
+// resolve, as rendering does (reference-style links included, since the
+// parser resolves them to links), without rendering. A link that fails is a
+// diagnostic at its own position.
+func (c *Converter) CheckLinks(src Source, resolve Resolver) diag.List {
+	errs := &linkErrors{}
+	pc := parser.NewContext(parser.WithIDs(newIDs()))
+	pc.Set(resolverKey, resolve)
+	pc.Set(errsKey, &sourceInfo{src: src, errs: errs})
+	c.md.Parser().Parse(text.NewReader(src.Text), parser.WithContext(pc))
+	return errs.list
 }
 
 // Inline converts a short text to HTML without the wrapping paragraph.
@@ -129,7 +142,14 @@ func (linkTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 			pos := info.src.Pos
 			if off := firstOffset(n); off >= 0 {
 				pos.Line += bytes.Count(source[:off], []byte("\n"))
-				pos.Col = off - bytes.LastIndexByte(source[:off], '\n')
+				switch nl := bytes.LastIndexByte(source[:off], '\n'); {
+				case pos.Col == 0:
+					// Columns unknown (an indented YAML block): lines only.
+				case nl >= 0:
+					pos.Col = off - nl
+				default:
+					pos.Col += off // on the first line, which may start mid-line (a YAML value)
+				}
 			}
 			d := diag.Diagnostic{Pos: pos, Message: fmt.Sprintf("link %q: %v", string(*dest), err)}
 			if dg, ok := err.(diag.Diagnostic); ok {
@@ -157,7 +177,10 @@ func firstOffset(n ast.Node) int {
 		return ast.WalkContinue, nil
 	})
 	if off > 0 {
-		off-- // the '[' or '!' before the text
+		off-- // the '[' before the text
+	}
+	if _, ok := n.(*ast.Image); ok && off > 0 {
+		off-- // and the '!' before that
 	}
 	return off
 }

@@ -30,6 +30,7 @@ type execState struct {
 	ctx   context.Context
 	page  string   // the page being rendered (its source file)
 	chain []string // partials and sections being executed, outermost first
+	marks pageMarks
 }
 
 // enter records that template name starts executing inside the current

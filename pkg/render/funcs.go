@@ -15,6 +15,7 @@ import (
 	"path"
 	"reflect"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -121,7 +122,9 @@ func (r *Renderer) funcs(lang string, st *execState) template.FuncMap {
 		"island": func(name string, props any, directive string, children ...template.HTML) (template.HTML, error) {
 			return r.island(st, name, props, directive, children...)
 		},
-		"scripts":          func() template.HTML { return scriptsMarker },
+		"scripts":          st.slot,
+		mainStartFunc:      func() string { return st.mark(false) },
+		mainEndFunc:        func() string { return st.mark(true) },
 		"showAnnouncement": func(v any) (bool, error) { return r.showAnnouncement(lang, v) },
 		"dict":             dict,
 		"list": func(v ...any) []any {
@@ -284,7 +287,11 @@ func less(a, b PageLink) bool {
 	return a.URL < b.URL
 }
 
-var svgOpenRE = regexp.MustCompile(`<svg\b`)
+// svgOpenRE matches the opening tag of an icon's root element.
+var (
+	svgOpenRE  = regexp.MustCompile(`<svg\b[^>]*>`)
+	svgClassRE = regexp.MustCompile(`\sclass="[^"]*"`)
+)
 
 // icon returns an inline SVG icon, decorative (aria-hidden).
 func (r *Renderer) icon(name string, class ...string) (template.HTML, error) {
@@ -297,7 +304,7 @@ func (r *Renderer) icon(name string, class ...string) (template.HTML, error) {
 	}
 	b, err := fs.ReadFile(r.opts.FS, path.Join(r.opts.IconDir, name+".svg"))
 	if err != nil {
-		return "", fmt.Errorf("unknown icon %q (no %s/%s.svg)", name, r.opts.IconDir, name)
+		return "", fmt.Errorf("unknown icon %q (no %s/%s.svg; the icon set is icons.dir in site.yaml)", name, r.opts.IconDir, name)
 	}
 	s := string(b)
 	if i := strings.Index(s, "<svg"); i > 0 {
@@ -307,8 +314,15 @@ func (r *Renderer) icon(name string, class ...string) (template.HTML, error) {
 	if len(class) > 0 {
 		cls += " " + strings.Join(class, " ")
 	}
-	s = svgOpenRE.ReplaceAllLiteralString(s, `<svg aria-hidden="true" focusable="false" class="`+template.HTMLEscapeString(cls)+`"`)
-	s = strings.Replace(s, ` class="lucide lucide-`+name+`"`, "", 1)
+	// The icon's own class (lucide's "lucide lucide-<name>", say) gives way
+	// to ours, whatever the set.
+	open := svgOpenRE.FindStringIndex(s)
+	if open == nil {
+		return "", fmt.Errorf("icon %q: %s/%s.svg has no <svg> element", name, r.opts.IconDir, name)
+	}
+	tag := svgClassRE.ReplaceAllLiteralString(s[open[0]:open[1]], "")
+	tag = `<svg aria-hidden="true" focusable="false" class="` + template.HTMLEscapeString(cls) + `"` + strings.TrimPrefix(tag, "<svg")
+	s = s[:open[0]] + tag + s[open[1]:]
 	h := template.HTML(strings.TrimSpace(s))
 	r.icons.Store(key, h)
 	return h, nil
@@ -405,17 +419,12 @@ func svgSize(b []byte) (int, int, error) {
 	}
 }
 
-var directiveRE = regexp.MustCompile(`^(load|idle|visible|none|media=\(.+\))$`)
-
 func (r *Renderer) island(st *execState, name string, props any, directive string, children ...template.HTML) (template.HTML, error) {
 	if r.opts.Islands == nil {
 		return "", fmt.Errorf("island %q: islands are not built for this site (no assets/islands/)", name)
 	}
 	if !r.opts.Islands.Has(name) {
 		return "", fmt.Errorf("unknown island %q (no assets/islands/%s.jsx)", name, name)
-	}
-	if !directiveRE.MatchString(directive) {
-		return "", fmt.Errorf("island %q: unknown directive %q (load, idle, visible, media=(query) or none)", name, directive)
 	}
 	if err := checkJSON(props, "props"); err != nil {
 		return "", fmt.Errorf("island %q: %v", name, err)
@@ -429,12 +438,13 @@ func (r *Renderer) island(st *execState, name string, props any, directive strin
 		ch = string(children[0])
 	}
 	start := time.Now()
-	html, _, err := r.opts.Islands.Render(st.ctx, name, js, directive, ch)
+	html, hydrated, err := r.opts.Islands.Render(st.ctx, name, js, directive, ch)
 	r.ssrCalls.Add(1)
 	r.ssrNanos.Add(int64(time.Since(start)))
 	if err != nil {
 		return "", fmt.Errorf("island %q: %w", name, err)
 	}
+	st.marks.islands = append(st.marks.islands, islandUse{name: name, directive: directive, hydrated: hydrated})
 	return template.HTML(html), nil
 }
 
@@ -460,9 +470,11 @@ func checkJSON(v any, at string) error {
 		if rv.Type().Key().Kind() != reflect.String {
 			return fmt.Errorf("prop %s is a map with %s keys; JSON objects need string keys", at, rv.Type().Key())
 		}
-		iter := rv.MapRange()
-		for iter.Next() {
-			if err := checkJSON(iter.Value().Interface(), at+"."+iter.Key().String()); err != nil {
+		// Sorted, so that of two bad props the same one is named every time.
+		keys := rv.MapKeys()
+		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+		for _, k := range keys {
+			if err := checkJSON(rv.MapIndex(k).Interface(), at+"."+k.String()); err != nil {
 				return err
 			}
 		}
@@ -484,22 +496,94 @@ func checkJSON(v any, at string) error {
 	return nil
 }
 
+// showAnnouncement reports whether an announcement record (or the page's
+// site announcement) is current: between its start and end dates, inclusive.
 func (r *Renderer) showAnnouncement(lang string, v any) (bool, error) {
-	var a *content.Announcement
+	var a content.Record
 	switch t := v.(type) {
-	case *content.Announcement:
+	case content.Record:
 		a = t
 	case *PageContext:
-		s, ok := r.data(lang, "site.announcement")
+		if r.opts.Config.Announcement == "" {
+			return false, nil // the site has no announcement
+		}
+		s, ok := r.data(lang, r.opts.Config.Announcement)
 		if !ok {
 			return false, nil
 		}
-		a, _ = s.Value.(*content.Announcement)
+		a, _ = s.Value.(content.Record)
 	}
 	if a == nil || r.opts.BuildDate == "" {
 		return false, nil
 	}
-	return a.Start <= r.opts.BuildDate && r.opts.BuildDate <= a.End, nil
+	start, _ := a["start"].(string)
+	end, _ := a["end"].(string)
+	if start == "" || end == "" {
+		return false, fmt.Errorf("showAnnouncement: the announcement needs start and end dates")
+	}
+	return start <= r.opts.BuildDate && r.opts.BuildDate <= end, nil
+}
+
+var dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+// dateStatus judges a date (YYYY-MM-DD) against the build's --date: "past",
+// "today" or "upcoming". Copy that depends on a date (planned / past, open /
+// closed) is chosen with it instead of being written by hand.
+func (r *Renderer) dateStatus(date string) (string, error) {
+	if !dateRE.MatchString(date) {
+		return "", fmt.Errorf("dateStatus: %q is not a date (YYYY-MM-DD)", date)
+	}
+	if _, err := time.Parse(time.DateOnly, date); err != nil {
+		return "", fmt.Errorf("dateStatus: %q is not a date: %v", date, err)
+	}
+	if r.opts.BuildDate == "" {
+		return "", errors.New("dateStatus: the build has no date")
+	}
+	switch {
+	case date < r.opts.BuildDate:
+		return "past", nil
+	case date == r.opts.BuildDate:
+		return "today", nil
+	}
+	return "upcoming", nil
+}
+
+// fileSize returns the size of a static file (a site path such as
+// /downloads/x.pdf) for people: "148 KB", "1,2 MB" in Polish.
+func (r *Renderer) fileSize(v any, lang string) (string, error) {
+	var p string
+	switch f := v.(type) {
+	case content.Link:
+		p = f.Target
+	case content.File:
+		p = f.Path
+	default:
+		p = fmt.Sprint(v)
+	}
+	if !strings.HasPrefix(p, "/") {
+		return "", fmt.Errorf("fileSize: %q is not a site path of a static file", p)
+	}
+	st, err := fs.Stat(r.opts.FS, path.Join(r.opts.StaticDir, strings.TrimPrefix(p, "/")))
+	if err != nil {
+		return "", fmt.Errorf("fileSize: no static file %s under %s", p, r.opts.StaticDir)
+	}
+	return humanSize(st.Size(), lang), nil
+}
+
+func humanSize(n int64, lang string) string {
+	var s string
+	switch {
+	case n < 1024:
+		s = fmt.Sprintf("%d B", n)
+	case n < 1024*1024:
+		s = fmt.Sprintf("%d KB", (n+512)/1024)
+	default:
+		s = strconv.FormatFloat(float64(n)/(1024*1024), 'f', 1, 64) + " MB"
+		if lang == "pl" {
+			s = strings.Replace(s, ".", ",", 1)
+		}
+	}
+	return s
 }
 
 var dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -192,12 +191,6 @@ type Variant struct {
 	Fallback                   bool // shown from the default locale
 }
 
-const scriptsMarker = "<!--sitegen:scripts-->"
-
-// islandRE finds hydrated islands in rendered HTML: pkg/islands marks them
-// with data-chunk (islands with the "none" directive have none).
-var islandRE = regexp.MustCompile(`<sg-island data-island="([A-Za-z0-9_]+)" data-directive="([a-z]+)"[^>]*\bdata-chunk=`)
-
 // poolSize bounds the template sets kept per locale (one per concurrent render).
 const poolSize = 64
 
@@ -221,6 +214,7 @@ func (r *Renderer) Render(ctx context.Context, e *route.Entry) (*Result, error) 
 	}
 	pc.Page.Content = template.HTML(body)
 	var buf bytes.Buffer
+	set.st.marks.out = &buf
 	if err := t.ExecuteTemplate(&buf, "base.html", pc); err != nil {
 		var ne nestingError
 		if errors.As(err, &ne) {
@@ -228,24 +222,15 @@ func (r *Renderer) Render(ctx context.Context, e *route.Entry) (*Result, error) 
 		}
 		return nil, PageError{Diagnostic: templateError(err), Page: pg.File}
 	}
+	m := &set.st.marks
+	hydrated, eager := m.hydrated()
+	main := m.main()
 	out := buf.Bytes()
-	var hydrated, eager []string
-	seen := map[string]bool{}
-	for _, m := range islandRE.FindAllSubmatch(out, -1) {
-		n, directive := string(m[1]), string(m[2])
-		if !seen[n] {
-			seen[n] = true
-			hydrated = append(hydrated, n)
-		}
-		if (directive == "load" || directive == "idle") && !seen["eager:"+n] {
-			seen["eager:"+n] = true
-			eager = append(eager, n)
-		}
+	if m.hasScripts {
+		at := m.scripts
+		out = append(out[:at:at], append([]byte(r.scriptTags(hydrated, eager)), out[at:]...)...)
 	}
-	sort.Strings(hydrated)
-	sort.Strings(eager)
-	out = bytes.Replace(out, []byte(scriptsMarker), []byte(r.scriptTags(hydrated, eager)), 1)
-	return &Result{HTML: out, Main: mainHTML(out), Islands: hydrated}, nil
+	return &Result{HTML: out, Main: main, Islands: hydrated}, nil
 }
 
 // PageScripts returns the URLs of every script a page with these hydrated
@@ -284,20 +269,6 @@ func (r *Renderer) scriptTags(hydrated, eager []string) string {
 		}
 	}
 	return b.String()
-}
-
-// mainHTML returns the inner HTML of the first <main> element.
-func mainHTML(page []byte) string {
-	i := bytes.Index(page, []byte("<main"))
-	if i < 0 {
-		return ""
-	}
-	j := bytes.IndexByte(page[i:], '>')
-	k := bytes.LastIndex(page, []byte("</main>"))
-	if j < 0 || k < i+j {
-		return ""
-	}
-	return string(page[i+j+1 : k])
 }
 
 func layoutPos(p *content.Page) diag.Pos { return p.Pos }
