@@ -153,7 +153,7 @@ func (s *browserSuite) concurrently(t *testing.T, subs []subtest) {
 }
 
 func (s *browserSuite) startServer(t *testing.T) {
-	h, err := serve.NewHandler(s.out, []string{"/pl", "/en"}, siteRep.RedirectTable)
+	h, err := serve.NewHandler(s.out, []string{"/pl", "/en"}, siteRep.RedirectTable, siteRep.HeaderRules)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -305,7 +305,7 @@ func newServe(stdout, stderr io.Writer) *cobra.Command {
 			for _, l := range cfg.Locales {
 				prefixes = append(prefixes, l.Prefix)
 			}
-			h, err := serve.NewHandler(o.Out, prefixes, rep.RedirectTable)
+			h, err := serve.NewHandler(o.Out, prefixes, rep.RedirectTable, rep.HeaderRules)
 			if err != nil {
 				return err
 			}

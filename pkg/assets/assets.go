@@ -12,7 +12,6 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
-	"sitegen/pkg/diag"
 	"sitegen/pkg/esbuildmsg"
 	"sitegen/pkg/sitepath"
 )

@@ -14,6 +14,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"os"
 	"path"
 	"runtime"
 	"slices"
@@ -32,9 +33,9 @@ import (
 	"sitegen/pkg/output"
 	"sitegen/pkg/render"
 	"sitegen/pkg/route"
+	"sitegen/pkg/schema"
 	"sitegen/pkg/sitefs"
 	"sitegen/pkg/sitepath"
-	"sitegen/pkg/schema"
 )
 
 // Version is sitegen's version; it is part of the build hash.
@@ -71,7 +72,7 @@ type Report struct {
 	RedirectTable map[string]string
 	// HeaderRules is the header table _headers was written from, with the
 	// site's CSP, for the dev server.
-	HeaderRules []output.HeaderRule
+	HeaderRules   []output.HeaderRule
 	Files         int
 	Bytes         int64
 	Duration      time.Duration

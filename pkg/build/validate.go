@@ -19,8 +19,14 @@ import (
 func validate(cfg *config.Config, md *markdown.Converter, src *content.Source, plan *route.Plan, r *render.Renderer, statics map[string]bool, langs []string, dataBroken func(lang string) bool) diag.List {
 	var errs diag.List
 	if a := cfg.Announcement; a != "" {
-		set, ok := src.Locales[plan.Default.Code].Data[a]
-		rec, _ := set.Value.(content.Record) // nil set: nil Value
+		var rec content.Record
+		set, ok := (*content.DataSet)(nil), false
+		if loc := src.Locales[plan.Default.Code]; loc != nil {
+			set, ok = loc.Data[a]
+		}
+		if ok {
+			rec, _ = set.Value.(content.Record)
+		}
 		switch {
 		case !ok:
 			errs.Add(diag.New(cfg.AnnouncementPos, "announcement: no data set %q in the default locale", a).

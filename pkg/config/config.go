@@ -238,6 +238,18 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 		}
 		prefixes[l.Prefix] = true
 	}
+	// A locale declared twice is reported once; the later copies are
+	// dropped, so the build does not read that locale's content twice and
+	// report every page of it as a duplicate.
+	seenCode := map[string]bool{}
+	kept := c.Locales[:0]
+	for _, l := range c.Locales {
+		if !seenCode[l.Code] {
+			seenCode[l.Code] = true
+			kept = append(kept, l)
+		}
+	}
+	c.Locales = kept
 	if len(c.Locales) == 0 && yamlx.Field(root, "locales") != nil {
 		errs.Add(diag.New(at("locales"), "the site needs at least one locale"))
 	}

@@ -10,8 +10,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"sitegen/pkg/diag"
-	"sitegen/pkg/sitepath"
 	"sitegen/pkg/schema"
+	"sitegen/pkg/sitepath"
 	"sitegen/pkg/yamlx"
 )
 
