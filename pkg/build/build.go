@@ -59,6 +59,10 @@ type Options struct {
 	// alone (sitegen serve's temporary folder), so the checks of who owns it
 	// are skipped.
 	PrivateOut bool
+	// FS, when set, is the site's source tree instead of the folder Source
+	// (an in-memory tree in tests). esbuild reads from disk, so such a site
+	// has no assets/css, assets/runtime or assets/islands to bundle.
+	FS fs.FS
 
 	beforeRender func(*route.Entry) // a test's fault injection: called before each page renders
 }
@@ -160,6 +164,17 @@ func Load(ctx context.Context, opts Options) (*Site, error) {
 	return site, nil
 }
 
+// diskOnly returns the first of the assets esbuild bundles that fsys holds.
+func diskOnly(fsys fs.FS) string {
+	for _, e := range append(append([]string{}, assets.Entries...), "islands") {
+		p := path.Join(assets.Dir, e)
+		if _, err := fs.Stat(fsys, p); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
 // load runs every stage that can run and collects all their errors: an error
 // in one stage does not hide the errors of the next ones. It returns a site
 // when rendering is possible; pages whose source has errors are marked to be
@@ -171,18 +186,26 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 	if root == "" {
 		root = "."
 	}
-	fsys, err := sitefs.New(root)
-	if err != nil {
-		errs.AddErr(diag.Pos{}, err)
+	var fsys fs.FS = opts.FS
+	if fsys == nil {
+		sfs, err := sitefs.New(root)
+		if err != nil {
+			errs.AddErr(diag.Pos{}, err)
+			return nil, errs
+		}
+		if bad := sfs.Check(); len(bad) > 0 {
+			// Files that cannot be read safely would only fail again in every
+			// later stage: report them all, and check the rest once they are gone.
+			errs.Merge(bad)
+			errs.Add(diag.Notef(diag.Pos{}, "the site was not checked further: remove or replace the files above first"))
+			return nil, errs
+		}
+		fsys = sfs
+	} else if need := diskOnly(fsys); need != "" {
+		errs.Addf(diag.Pos{File: need}, "%s is bundled by esbuild, which reads the site from disk: build this site from a folder", need)
 		return nil, errs
 	}
-	if bad := fsys.Check(); len(bad) > 0 {
-		// Files that cannot be read safely would only fail again in every
-		// later stage: report them all, and check the rest once they are gone.
-		errs.Merge(bad)
-		errs.Add(diag.Notef(diag.Pos{}, "the site was not checked further: remove or replace the files above first"))
-		return nil, errs
-	}
+	fsys = newOnceFS(fsys)
 	noRender := "" // why pages cannot be rendered, if they cannot
 	cfg, err := config.Load(fsys)
 	errs.AddErr(diag.Pos{File: config.FileName}, err)
@@ -237,7 +260,10 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 	}
 	hash, err := buildHash(fsys)
 	errs.AddErr(diag.Pos{}, err)
-	bundled, err := assets.Bundle(root, opts.Minify)
+	bundled, err := &assets.Result{URLs: map[string]string{}, Files: map[string][]byte{}}, error(nil)
+	if opts.FS == nil { // a tree from elsewhere has nothing to bundle (diskOnly)
+		bundled, err = assets.Bundle(root, opts.Minify)
+	}
 	if err != nil {
 		errs.AddErr(diag.Pos{File: assets.Dir}, err)
 		noRender = "the stylesheets and scripts in assets/ did not bundle"
@@ -477,7 +503,18 @@ type rendered struct {
 	err     error
 }
 
-func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
+// Write renders every page and writes the output to w (the build's
+// temporary folder, or an in-memory tree).
+func (s *Site) Write(ctx context.Context, w output.Writer) (*Report, error) {
+	if w == nil {
+		return nil, errors.New("build: Write needs a writer")
+	}
+	return s.write(ctx, w)
+}
+
+// write renders every page into tree; a nil tree renders for the errors
+// only.
+func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 	rep := &Report{Pages: map[string]int{}, BuildHash: s.Hash, JS: map[string]PageJS{}}
 	jsSize := s.jsSizer()
 	for _, l := range s.Config.Locales {
