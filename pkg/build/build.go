@@ -633,7 +633,7 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 			if e.Lang == def.Code {
 				writeFile(name, r.html)
 			}
-			if e.ID == "404" && !e.Root {
+			if e.NotFound && !e.Root {
 				notFound = append(notFound, output.NotFound{Prefix: l.Prefix, Page: l.Prefix + "/404.html"})
 				if e.Lang == def.Code {
 					notFound = append(notFound, output.NotFound{Page: "/404.html"})
