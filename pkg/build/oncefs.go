@@ -2,13 +2,15 @@ package build
 
 import (
 	"io/fs"
+	"strings"
 	"sync"
 )
 
-// onceFS reads each file of the site once per build: the build hash, image
-// sizes, file sizes and the copy into the output all read static files, and
-// get the same bytes from one read. Everything else passes through, so the
-// checks of the underlying file system (sitefs) still apply.
+// onceFS reads each static file of the site once per build: the build hash,
+// image sizes, file sizes and the copy into the output all read them, and
+// get the same bytes from one read. Other files (read once anyway) and every
+// other call pass through, so the checks of the underlying file system
+// (sitefs) still apply and pages are not kept in memory.
 type onceFS struct {
 	fsys  fs.FS
 	mu    sync.Mutex
@@ -32,6 +34,9 @@ func (o *onceFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir
 // ReadFile returns the file's bytes, read at the first call; callers must
 // not change them.
 func (o *onceFS) ReadFile(name string) ([]byte, error) {
+	if !strings.HasPrefix(name, StaticDir+"/") {
+		return fs.ReadFile(o.fsys, name)
+	}
 	o.mu.Lock()
 	f, ok := o.files[name]
 	if !ok {
