@@ -479,14 +479,20 @@ func attachSource(opts Options, err error) error {
 // sitePolicy derives the CSP from the configuration: the sources site.yaml
 // lists under csp, and the origins of form endpoints on other hosts.
 func sitePolicy(cfg *config.Config) output.CSP {
-	csp := output.CSP{Script: cfg.CSP.ScriptSrc, Img: cfg.CSP.ImgSrc, Connect: cfg.CSP.ConnectSrc, Form: cfg.CSP.FormAction}
+	// The form handlers' origins come first: the site's own parts, then
+	// third parties.
+	var forms []string
 	for _, name := range sortedKeys(cfg.Forms) {
 		if o := config.Origin(cfg.Forms[name].Endpoint); o != "" {
-			csp.Connect = append(append([]string{}, csp.Connect...), o)
-			csp.Form = append(append([]string{}, csp.Form...), o)
+			forms = append(forms, o)
 		}
 	}
-	return csp
+	return output.CSP{
+		Script:  cfg.CSP.ScriptSrc,
+		Img:     cfg.CSP.ImgSrc,
+		Connect: append(append([]string{}, forms...), cfg.CSP.ConnectSrc...),
+		Form:    append(append([]string{}, forms...), cfg.CSP.FormAction...),
+	}
 }
 
 // checkOut refuses output directories a build must not replace (see

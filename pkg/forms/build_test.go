@@ -30,7 +30,7 @@ func siteCopy(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	for _, name := range []string{"site.yaml", "package.json"} {
+	for _, name := range []string{"site.yaml", "schema.yaml", "package.json"} {
 		b, err := os.ReadFile(filepath.Join(root, name))
 		if err != nil {
 			t.Fatal(err)
@@ -90,8 +90,8 @@ func TestBuildExportsSchema(t *testing.T) {
 // from the form (or adds a field the handler does not know) fails the build.
 func TestBuildFailsWhenMarkupAndSchemaDisagree(t *testing.T) {
 	for name, edit := range map[string][2]string{
-		"limit dropped": {`"maxLength" .MaxLength`, `"maxLength" 0`},
-		"extra field":   {`(dict "name" .Name "label"`, `(dict "name" (printf "%sX" .Name) "label"`},
+		"limit dropped": {`"maxLength" .maxLength`, `"maxLength" 0`},
+		"extra field":   {`(dict "name" .name "label"`, `(dict "name" (printf "%sX" .name) "label"`},
 		"endpoint":      {`"endpoint" $endpoint`, `"endpoint" "/api/other"`},
 	} {
 		t.Run(name, func(t *testing.T) {

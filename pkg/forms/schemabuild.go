@@ -53,7 +53,7 @@ func BuildSchema(in SiteInput, form string) (*Schema, error) {
 		prefix = strings.TrimSuffix(in.Config.BaseURL, "/")
 	}
 	var errs diag.List
-	var base *content.Form
+	var base *definition
 	for _, l := range in.Config.Locales {
 		lang := l.Code
 		s.Locales = append(s.Locales, lang)
@@ -141,7 +141,7 @@ func hasDataSet(src *content.Source, form string) bool {
 	return false
 }
 
-func formOf(src *content.Source, lang, def, form string) (*content.Form, diag.Pos, error) {
+func formOf(src *content.Source, lang, def, form string) (*definition, diag.Pos, error) {
 	name := DataSet(form)
 	set, ok := src.Locales[lang].Data[name]
 	if !ok {
@@ -150,16 +150,20 @@ func formOf(src *content.Source, lang, def, form string) (*content.Form, diag.Po
 	if !ok {
 		return nil, diag.Pos{}, fmt.Errorf("site.yaml configures form %q but no locale has the data set %s (content/<lang>/data/forms.yaml, key %s)", form, name, form)
 	}
-	f, ok := set.Value.(*content.Form)
+	rec, ok := set.Value.(content.Record)
 	if !ok {
-		return nil, set.Pos, diag.New(set.Pos, "data set %s must be of type form, not %s", name, set.Type)
+		return nil, set.Pos, diag.New(set.Pos, "data set %s must hold one form record (item:), of a type shaped like a form", name)
+	}
+	f, err := definitionOf(rec)
+	if err != nil {
+		return nil, set.Pos, diag.New(set.Pos, "data set %s (type %s): %v", name, set.Type, err)
 	}
 	return f, set.Pos, nil
 }
 
 // sameShape checks that a translation of the form has the same fields,
 // limits and consents (labels and texts differ, the rules may not).
-func sameShape(a, b *content.Form) error {
+func sameShape(a, b *definition) error {
 	if len(a.Fields) != len(b.Fields) {
 		return fmt.Errorf("%d fields, not %d", len(b.Fields), len(a.Fields))
 	}
