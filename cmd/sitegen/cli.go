@@ -18,6 +18,7 @@ import (
 	"sitegen/pkg/build"
 	"sitegen/pkg/config"
 	"sitegen/pkg/diag"
+	"sitegen/pkg/images"
 	"sitegen/pkg/output"
 	"sitegen/pkg/serve"
 )
@@ -144,6 +145,7 @@ func buildFlags(cmd *cobra.Command, o *build.Options) {
 	cmd.Flags().BoolVar(&o.Drafts, "drafts", false, "include pages marked draft: true")
 	cmd.Flags().StringVar(&o.Date, "date", "", "the build date (YYYY-MM-DD) for dated content such as announcements; default today")
 	cmd.Flags().BoolVar(&o.Minify, "minify", true, "minify bundled CSS and JavaScript")
+	cmd.Flags().StringVar(&o.ImageCache, "image-cache", "", "folder of encoded images kept between builds (default <source>/.cache/sitegen/images)")
 }
 
 func errUnexpected(arg string) error { return fmt.Errorf("unexpected argument %q", arg) }
@@ -268,6 +270,9 @@ func printReport(w io.Writer, rep *build.Report) {
 	if rep.SSRCalls > 0 {
 		fmt.Fprintf(w, "islands: bundled in %d ms; %d island renders, %d ms of SSR\n",
 			rep.IslandsBundle.Milliseconds(), rep.SSRCalls, rep.SSRTime.Milliseconds())
+	}
+	if rep.Images != (images.Stats{}) {
+		fmt.Fprintln(w, rep.Images.Summary())
 	}
 	fmt.Fprintln(w, rep.Summary())
 }

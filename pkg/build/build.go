@@ -28,6 +28,7 @@ import (
 	"sitegen/pkg/diag"
 	"sitegen/pkg/forms"
 	"sitegen/pkg/i18n"
+	"sitegen/pkg/images"
 	"sitegen/pkg/islands"
 	"sitegen/pkg/markdown"
 	"sitegen/pkg/output"
@@ -54,7 +55,10 @@ type Options struct {
 	// means today. It is the only clock a build reads.
 	Date   string
 	Minify bool
-	Logger *slog.Logger
+	// ImageCache is the folder of encoded image variants kept between
+	// builds; empty means .cache/sitegen/images in the site.
+	ImageCache string
+	Logger     *slog.Logger
 	// PrivateOut says Out is a fresh folder the caller made for this build
 	// alone (sitegen serve's temporary folder), so the checks of who owns it
 	// are skipped.
@@ -93,6 +97,7 @@ type Report struct {
 	IslandsBundle time.Duration
 	SSRCalls      int64
 	SSRTime       time.Duration
+	Images        images.Stats
 }
 
 // PageJS is the JavaScript one page loads.
@@ -135,6 +140,7 @@ type Site struct {
 	Statics  map[string]bool
 	Hash     string
 	Islands  *islands.Bundle // nil when the site has no assets/islands/
+	Images   *images.Processor
 	// IslandsBundle is how long bundling the islands took.
 	IslandsBundle time.Duration
 	fsys          fs.FS
@@ -287,6 +293,9 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 		Assets: bundled.URLs, BuildHash: hash, BuildDate: date,
 		IconDir: cfg.Icons.Dir, StaticDir: StaticDir, Scripts: scripts,
 	}
+	imgs, imageFiles, err := newImages(fsys, root, opts.ImageCache)
+	errs.AddErr(diag.Pos{File: ImageDir}, err)
+	ropts.Images = imgs
 	var bundle *islands.Bundle
 	var bundleTime time.Duration
 	if st, err := fs.Stat(fsys, "assets/islands"); err == nil && st.IsDir() {
@@ -312,7 +321,7 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 	// where pages use it.
 	dataBroken := func(lang string) bool { return brokenData[lang] || brokenData[cfg.DefaultLocale().Code] }
 	if noRender == "" { // links and data sets depend on site.yaml's locales and legacy paths
-		errs.Merge(validate(cfg, ropts.Markdown, src, plan, checker, statics, langs, dataBroken))
+		errs.Merge(validate(cfg, ropts.Markdown, src, plan, checker, withImages(statics, imageFiles), langs, dataBroken))
 	}
 	bad := map[string]bool{} // source files with errors: pages from or using them are not rendered
 	for _, d := range errs {
@@ -328,7 +337,7 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 		return nil, errs
 	}
 	return &Site{Config: cfg, Source: src, Plan: plan, Renderer: r, Catalog: catalog, Assets: bundled, Statics: statics,
-		Hash: hash, Islands: bundle, IslandsBundle: bundleTime, fsys: fsys, root: root, skip: skipPages(src, cfg, bad)}, errs
+		Hash: hash, Islands: bundle, IslandsBundle: bundleTime, Images: imgs, fsys: fsys, root: root, skip: skipPages(src, cfg, bad)}, errs
 }
 
 // skipPages returns the source files of the pages not to render: those with
@@ -703,6 +712,16 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 		for _, name := range sortedKeys(files) {
 			writeFile(name, files[name])
 		}
+	}
+	if tree != nil { // the pass that only looks for errors encodes nothing
+		files, err := s.Images.Run(ctx, 0)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			writeFile(f.Path, f.Data)
+		}
+		rep.Images = s.Images.Stats()
 	}
 	for _, p := range sortedKeys(s.Statics) {
 		if generated[p] {

@@ -34,6 +34,8 @@ type SectionContext struct {
 // PageLink is a page in a listing.
 type PageLink struct {
 	ID, Title, URL, Date, Summary, Image string
+	ImageFile                            content.File // the cover, for picture (its position names a missing alt)
+	ImageAlt                             string       // params.imageAlt
 }
 
 // funcs returns the template functions of lang; st is the state of the render
@@ -79,11 +81,13 @@ func (r *Renderer) funcs(lang string, st *execState) template.FuncMap {
 		},
 		"md": func(v any) (template.HTML, error) {
 			src := textSource(v)
+			src.Images = r.markdownImages(st)
 			out, errs := r.opts.Markdown.Inline(src, resolve)
 			return template.HTML(out), errs.Err()
 		},
 		"mdblock": func(v any) (template.HTML, error) {
 			src := textSource(v)
+			src.Images = r.markdownImages(st)
 			out, errs := r.opts.Markdown.Block(src, resolve)
 			return template.HTML(out), errs.Err()
 		},
@@ -119,6 +123,9 @@ func (r *Renderer) funcs(lang string, st *execState) template.FuncMap {
 		},
 		"icon":  r.icon,
 		"image": r.image,
+		"picture": func(v any, alt string, opts ...map[string]any) (template.HTML, error) {
+			return r.picture(st, v, alt, opts...)
+		},
 		"island": func(name string, props any, directive string, children ...template.HTML) (template.HTML, error) {
 			return r.island(st, name, props, directive, children...)
 		},
@@ -266,7 +273,9 @@ func (r *Renderer) pages(lang, id string) ([]PageLink, error) {
 		if e.Lang != lang || e == parent || !strings.HasPrefix(e.URL, parent.URL) {
 			continue
 		}
-		out = append(out, PageLink{ID: e.ID, Title: e.Page.Title, URL: e.URL, Date: e.Page.Date, Summary: e.Page.Summary, Image: e.Page.Image.Path})
+		alt, _ := e.Page.Params["imageAlt"].(string)
+		out = append(out, PageLink{ID: e.ID, Title: e.Page.Title, URL: e.URL, Date: e.Page.Date, Summary: e.Page.Summary, Image: e.Page.Image.Path,
+			ImageFile: e.Page.Image, ImageAlt: alt})
 	}
 	sortLinks(out)
 	return out, nil

@@ -47,6 +47,7 @@ type Options struct {
 	IconDir   string   // folder of SVG icons in FS, e.g. node_modules/lucide-static/icons
 	StaticDir string   // folder of static files in FS, e.g. assets/static
 	Scripts   []string // module scripts every page loads (the client runtime)
+	Images    Pictures // makes <picture>s (template func picture, Markdown images); nil: none
 }
 
 // Renderer renders pages. Render is safe for concurrent use.
@@ -182,6 +183,7 @@ type PageInfo struct {
 	Lang                                                           string // the language of the content
 	File                                                           string
 	NoIndex                                                        bool
+	ImageFile                                                      content.File // the cover, for picture
 }
 
 // Variant is the page in one locale.
@@ -207,7 +209,7 @@ func (r *Renderer) Render(ctx context.Context, e *route.Entry) (*Result, error) 
 	defer r.putSet(e.Lang, set)
 	t := set.layouts[pg.Layout]
 	pc := r.pageContext(e)
-	body, errs := r.opts.Markdown.Block(markdown.Source{Text: pg.Body, Pos: diag.Pos{File: pg.File, Line: pg.BodyLine, Col: 1}},
+	body, errs := r.opts.Markdown.Block(markdown.Source{Text: pg.Body, Pos: diag.Pos{File: pg.File, Line: pg.BodyLine, Col: 1}, Images: r.markdownImages(set.st)},
 		func(dest string) (string, error) { return r.opts.Plan.Resolve(e.Lang, dest) })
 	if len(errs) > 0 {
 		return nil, errs
@@ -230,6 +232,7 @@ func (r *Renderer) Render(ctx context.Context, e *route.Entry) (*Result, error) 
 		at := m.scripts
 		out = append(out[:at:at], append([]byte(r.scriptTags(hydrated, eager)), out[at:]...)...)
 	}
+	out = insertPreloads(out, set.st.preloads)
 	return &Result{HTML: out, Main: main, Islands: hydrated}, nil
 }
 
@@ -291,7 +294,7 @@ func (r *Renderer) pageContext(e *route.Entry) *PageContext {
 		entry:     e,
 		Page: &PageInfo{
 			ID: pg.ID, Title: pg.Title, Description: pg.Description, Keywords: pg.Keywords, Layout: pg.Layout,
-			Date: pg.Date, Summary: pg.Summary, Tags: pg.Tags, Image: pg.Image.Path, Params: pg.Params, Sections: pg.Sections,
+			Date: pg.Date, Summary: pg.Summary, Tags: pg.Tags, Image: pg.Image.Path, ImageFile: pg.Image, Params: pg.Params, Sections: pg.Sections,
 			URL: e.URL, Permalink: cfg.BaseURL + canonical, Fallback: e.Fallback, Lang: pg.Lang, File: pg.File,
 			NoIndex: e.NoIndex(),
 		},
