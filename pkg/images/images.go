@@ -78,6 +78,18 @@ func (s Source) Srcset() string {
 	return strings.Join(parts, ", ")
 }
 
+// Default is the src of a browser that ignores srcset: the widest variant
+// up to 650 px (the spec's maxWidth), or the narrowest.
+func (s Source) Default() Variant {
+	d := s.Variants[0]
+	for _, v := range s.Variants {
+		if v.Width <= 650 {
+			d = v
+		}
+	}
+	return d
+}
+
 // Largest is the widest variant.
 func (s Source) Largest() Variant { return s.Variants[len(s.Variants)-1] }
 

@@ -175,7 +175,7 @@ func PictureMarkup(pic *images.Picture, alt string, o PictureOptions, st *execSt
 		fmt.Fprintf(&b, `<source type="%s" srcset="%s" sizes="%s">`, s.Type, esc(s.Srcset()), esc(sizes))
 	}
 	fb := pic.Fallback
-	fmt.Fprintf(&b, `<img src="%s" srcset="%s" sizes="%s"`, esc(fb.Largest().URL), esc(fb.Srcset()), esc(sizes))
+	fmt.Fprintf(&b, `<img src="%s" srcset="%s" sizes="%s"`, esc(fb.Default().URL), esc(fb.Srcset()), esc(sizes))
 	attrs()
 	b.WriteString("</picture>")
 	if o.Eager && st != nil && len(pic.Sources) > 0 {
