@@ -134,6 +134,7 @@ func TestBrowser(t *testing.T) {
 		{"NoJavaScript", s.testNoJavaScript},
 		{"NoIslandCode", s.testNoIslandCode},
 		{"Form", s.testForm},
+		{"Images", s.testImages},
 	})
 	t.Logf("browser suite took %v", time.Since(start).Round(time.Millisecond))
 }
