@@ -79,7 +79,8 @@ func testFS(t *testing.T) fstest.MapFS {
 // TestEncoders: every variant decodes, in the format its type names, at
 // the width and height the markup promises.
 func TestEncoders(t *testing.T) {
-	p := New(Config{FS: testFS(t), Dirs: []string{"assets/images", "assets/static"}})
+	enc := WithWebP()
+	p := New(Config{FS: testFS(t), Dirs: []string{"assets/images", "assets/static"}, Encoders: &enc})
 	jpg, err := p.Picture("/photos/a.jpg", Options{Ratio: 16.0 / 9, FocusX: 0.2, FocusY: 0.5})
 	if err != nil {
 		t.Fatal(err)
@@ -176,14 +177,14 @@ func TestCacheHit(t *testing.T) {
 		return files, p.Stats()
 	}
 	first, st := build(0)
-	if n := calls.Load(); n != 12 || st.Processed != 12 || st.Cached != 0 {
-		t.Fatalf("cold build: %d encoder calls, %s; want 12 processed", n, st.Summary())
+	if n := calls.Load(); n != 8 || st.Processed != 8 || st.Cached != 0 {
+		t.Fatalf("cold build: %d encoder calls, %s; want 8 processed (4 widths, AVIF and JPEG)", n, st.Summary())
 	}
 	second, st := build(0)
-	if n := calls.Load(); n != 12 {
-		t.Errorf("rebuild called encoders %d more times, want 0", n-12)
+	if n := calls.Load(); n != 8 {
+		t.Errorf("rebuild called encoders %d more times, want 0", n-8)
 	}
-	if st.Summary() != "images: 0 processed, 12 from cache" {
+	if st.Summary() != "images: 0 processed, 8 from cache" {
 		t.Errorf("rebuild summary %q", st.Summary())
 	}
 	if len(first) != len(second) {
@@ -195,8 +196,8 @@ func TestCacheHit(t *testing.T) {
 		}
 	}
 	build(70)
-	if n := calls.Load(); n != 24 {
-		t.Errorf("quality 70 after quality 50: %d encoder calls, want 12 more", n-12)
+	if n := calls.Load(); n != 16 {
+		t.Errorf("quality 70 after quality 50: %d encoder calls, want 8 more", n-8)
 	}
 }
 
