@@ -51,7 +51,11 @@ const imageCheckJS = `(async () => {
     await frame(); await frame();
   }
   const imgs = [...document.images];
-  await Promise.all(imgs.map(i => i.complete ? null : new Promise(r => { i.onload = i.onerror = r; })));
+  // An image that never loads is reported below (naturalWidth 0), not waited for.
+  await Promise.race([
+    Promise.all(imgs.map(i => i.complete ? null : new Promise(r => { i.onload = i.onerror = r; }))),
+    new Promise(r => setTimeout(r, 10000)),
+  ]);
   await frame(); await frame();
   const oversized = [], broken = [];
   for (const i of imgs) {
