@@ -60,7 +60,7 @@ const imageCheckJS = `(async () => {
   const oversized = [], broken = [];
   for (const i of imgs) {
     if (!i.currentSrc.includes("/_assets/img/")) continue;
-    if (i.naturalWidth === 0) { broken.push(i.currentSrc); continue; }
+    if (i.naturalWidth === 0) { if (i.complete) broken.push(i.currentSrc); continue; }
     const shown = i.getBoundingClientRect().width * devicePixelRatio;
     if (shown > 0 && i.naturalWidth > 2 * shown) oversized.push(i.currentSrc + " is " + i.naturalWidth + "px wide, shown at " + Math.round(shown) + "px");
   }
