@@ -240,7 +240,7 @@ func (p *Processor) Picture(sitePath string, o Options) (*Picture, error) {
 	crop := Crop(s.w, s.h, o)
 	widths := Widths(crop.Dx(), o.Widths)
 	pic := &Picture{}
-	stem := strings.TrimSuffix(path.Base(sitePath), path.Ext(sitePath))
+	stem := urlStem(strings.TrimSuffix(path.Base(sitePath), path.Ext(sitePath)))
 	fallback := p.enc.JPEG
 	if s.format == "png" {
 		fallback = p.enc.PNG
@@ -479,4 +479,19 @@ func (p *Processor) toCache(j *job, b []byte) error {
 		return fmt.Errorf("image cache: %w", err)
 	}
 	return nil
+}
+
+// urlStem keeps a file name readable in variant URLs but safe in a srcset
+// (no spaces or commas): ASCII letters, digits, - and _, the rest as -.
+func urlStem(s string) string {
+	b := []byte(strings.ToLower(s))
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			b[i] = '-'
+		}
+	}
+	if len(b) == 0 {
+		return "img"
+	}
+	return string(b)
 }

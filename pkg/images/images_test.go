@@ -247,6 +247,17 @@ func TestPictureErrors(t *testing.T) {
 			t.Errorf("Picture(%q): %v, want %q", path, err, want)
 		}
 	}
+	fsys := testFS(t)
+	fsys["assets/images/Łąka, lato 1.jpg"] = fsys["assets/images/photos/a.jpg"]
+	pic, err := New(Config{FS: fsys, Dirs: []string{"assets/images"}}).Picture("/Łąka, lato 1.jpg", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range pic.Fallback.Variants { // a space or comma would break the srcset
+		if strings.ContainsAny(v.URL, " ,") || !strings.HasPrefix(v.URL, "/_assets/img/----ka--lato-1-") {
+			t.Errorf("variant URL %q of \"Łąka, lato 1.jpg\"", v.URL)
+		}
+	}
 	if _, err := p.Picture("/photos/a.jpg", Options{Quality: 101}); err == nil {
 		t.Error("quality 101 accepted")
 	}
