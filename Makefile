@@ -2,6 +2,11 @@
 SHELL := /bin/bash
 PORT ?= 1313
 GO ?= go
+# The image encoders (gen2brain/avif, webp) run as WebAssembly everywhere:
+# without this tag they would use a system libavif/libwebp when one is
+# installed, and the output (and the encoder id in the cache key) would
+# depend on the machine.
+export GOFLAGS := $(strip $(GOFLAGS) -tags=nodynamic)
 
 .PHONY: setup build serve test vet fuzz bench bench-islands bench-forms clean
 
