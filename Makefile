@@ -36,7 +36,7 @@ vet:
 # skip. Without them, make test says so before and after the run.
 test: setup vet
 	@skipped=""; \
-	command -v chromium >/dev/null || skipped="$$skipped\nmake test: chromium not found: the browser tests (sitetest, pkg/islands) were SKIPPED; install it to run them: sudo apt-get install chromium"; \
+	command -v chromium >/dev/null || skipped="$$skipped\nmake test: chromium not found: the browser tests (sitetest) were SKIPPED; install it to run them: sudo apt-get install chromium"; \
 	{ command -v nginx >/dev/null || test -x /usr/sbin/nginx; } || skipped="$$skipped\nmake test: nginx not found: TestNginxServesBuiltSite was SKIPPED; install it to run it: sudo apt-get install nginx"; \
 	test -z "$$skipped" || echo -e "$${skipped#\\n}"; \
 	SITEGEN_BROWSER=$$(command -v chromium >/dev/null && echo 1) $(GO) test ./...; status=$$?; \

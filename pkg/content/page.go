@@ -3,7 +3,6 @@ package content
 import (
 	"bytes"
 	"fmt"
-	"path"
 	"regexp"
 	"strings"
 
@@ -147,14 +146,13 @@ func ParsePage(file, lang, rel string, src []byte) (*Page, diag.List) {
 				WithHint("rename the file or set slug: in the front matter"))
 		}
 	} else if *p.Slug != "" && !slugRE.MatchString(*p.Slug) {
+		// One error per slug: slugRE admits only clean paths (no empty,
+		// "." or ".." segment, no slash at either end).
 		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "slug")), "slug %q must be lower-case path segments without leading or trailing slash", *p.Slug).
 			WithHint("like rozwiazania/sprzedaz"))
 	}
 	if p.SlugPos.File == "" {
 		p.SlugPos = yamlx.Pos(file, yamlx.Field(root, "slug"))
-	}
-	if p.Slug != nil && path.Clean("/"+*p.Slug) != "/"+*p.Slug && *p.Slug != "" {
-		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "slug")), "slug %q is not a clean path", *p.Slug))
 	}
 	if p.Date != "" && !dateRE.MatchString(p.Date) {
 		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "date")), "date %q must be YYYY-MM-DD or an RFC 3339 time", p.Date))

@@ -1,9 +1,6 @@
 package schema
 
-import (
-	"bytes"
-	"encoding/json"
-)
+import "encoding/json"
 
 // JSONSchema returns the schema of a data file (content/<locale>/data/*.yaml)
 // as JSON Schema (draft-07, which YAML language servers read): a mapping of
@@ -49,14 +46,7 @@ func (s *Schema) JSONSchema() ([]byte, error) {
 		"additionalProperties": map[string]any{"$ref": "#/definitions/dataSet"},
 		"definitions":          defs,
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return encodeJSON(doc)
 }
 
 func (s *Schema) typeSchema(t *Type) map[string]any {

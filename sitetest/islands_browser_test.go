@@ -1,9 +1,10 @@
-package islands
+package sitetest
 
-// Hydration smoke test in headless Chromium (chromedp). It needs a browser,
-// so it runs only with SITEGEN_BROWSER=1:
+// Hydration smoke test of the website's islands, rendered side by side on
+// one bare page, in headless Chromium (chromedp). It needs a browser, so it
+// runs only with SITEGEN_BROWSER=1:
 //
-//	SITEGEN_BROWSER=1 go test ./pkg/islands -run TestBrowser -v
+//	SITEGEN_BROWSER=1 go test ./sitetest -run TestIslandsBrowserHydration -v
 
 import (
 	"context"
@@ -19,32 +20,34 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"sitegen/pkg/islands"
 )
 
-func TestBrowserHydration(t *testing.T) {
+func TestIslandsBrowserHydration(t *testing.T) {
 	if os.Getenv("SITEGEN_BROWSER") == "" {
 		if os.Getenv("CI") != "" {
 			t.Fatal("CI must run the browser test: install chromium (see .ci/run)")
 		}
 		t.Skip("set SITEGEN_BROWSER=1 to run the browser test")
 	}
-	t.Run("preact", func(t *testing.T) { browserHydration(t, siteBundle(t)) })
+	t.Run("preact", func(t *testing.T) { islandsHydration(t, siteIslands(t)) })
 	t.Run("react", func(t *testing.T) {
-		b, err := Build(context.Background(), Options{Root: siteRoot, Library: "react", Minify: true, Workers: 1})
+		b, err := islands.Build(context.Background(), islands.Options{Root: "..", Library: "react", Minify: true, Workers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer b.Close()
-		browserHydration(t, b)
+		islandsHydration(t, b)
 	})
 }
 
-func browserHydration(t *testing.T, b *Bundle) {
+func islandsHydration(t *testing.T, b *islands.Bundle) {
 	ctx := context.Background()
 	var body strings.Builder
 	var hydrated []string
 	add := func(name, fixture, children string) {
-		html, h, err := b.Render(ctx, name, readFixture(t, fixture), "load", children)
+		html, h, err := b.Render(ctx, name, islandProps(t, fixture), "load", children)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,10 +56,10 @@ func browserHydration(t *testing.T, b *Bundle) {
 		}
 		body.WriteString("<section>" + html + "</section>\n")
 	}
-	children, _ := os.ReadFile("testdata/props/ReportTabs.pl.children.html")
+	children := islandChildren(t, "ReportTabs.pl.children.html")
 	add("MobileMenu", "MobileMenu.pl.json", "")
 	add("RotatingText", "RotatingText.pl.json", "")
-	add("ReportTabs", "ReportTabs.pl.json", strings.TrimSpace(string(children)))
+	add("ReportTabs", "ReportTabs.pl.json", children)
 	add("JobsList", "JobsList.pl.json", "")
 	add("DemoForm", "DemoForm.pl.json", "")
 	add("ConsentBanner", "ConsentBanner.pl.json", "")
@@ -99,7 +102,7 @@ func browserHydration(t *testing.T, b *Bundle) {
 	}))
 	defer srv.Close()
 
-	actx, cancel := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:], chromedp.NoSandbox, chromedp.Headless)...)
+	actx, cancel := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromiumPath(t)), chromedp.NoSandbox, chromedp.Headless, chromedp.Flag("disable-dev-shm-usage", true))...)
 	defer cancel()
 	cctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
@@ -135,7 +138,7 @@ func browserHydration(t *testing.T, b *Bundle) {
 	if err := chromedp.Do(cctx, chromedp.Navigate(srv.URL+"/")); err != nil {
 		t.Fatal(err)
 	}
-	report, err := chromedp.Run(cctx, chromedp.Evaluate[map[string]any](browserScenario, chromedp.EvalAwaitPromise))
+	report, err := chromedp.Run(cctx, chromedp.Evaluate[map[string]any](islandsScenario, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +165,7 @@ func browserHydration(t *testing.T, b *Bundle) {
 		}
 	}
 	// A valid submit posts JSON and navigates to the thanks page.
-	if _, err := chromedp.Run(cctx, chromedp.Evaluate[bool](submitScenario)); err != nil {
+	if _, err := chromedp.Run(cctx, chromedp.Evaluate[bool](islandsSubmitScenario)); err != nil {
 		t.Fatal(err)
 	}
 	// Wait for the navigation the submit should cause (bounded by cctx).
@@ -182,13 +185,13 @@ func browserHydration(t *testing.T, b *Bundle) {
 	}
 }
 
-// browserScenario drives every island and reports what it saw. It never
+// islandsScenario drives every island and reports what it saw. It never
 // sleeps for a fixed time: after each step it waits for the condition the
 // step should bring about (until), or for the effects of what rendered to
 // have run (settle: two frames and the timers queued before them; preact
 // runs effects in a timeout after the next frame). A condition that never
 // comes leaves its value wrong in the report, so the test fails on it.
-const browserScenario = `(async () => {
+const islandsScenario = `(async () => {
   const settle = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => setTimeout(res)))));
   const until = async (cond) => { for (let i = 0; i < 300 && !cond(); i++) await settle(); };
   const r = {};
@@ -244,7 +247,7 @@ const browserScenario = `(async () => {
   return r;
 })()`
 
-const submitScenario = `(() => {
+const islandsSubmitScenario = `(() => {
   const set = (id, v) => { const el = document.getElementById(id); el.value = v; el.dispatchEvent(new Event('input', { bubbles: true })); };
   set('demo-form-name', 'Anna');
   set('demo-form-email', 'anna@example.com');
