@@ -2,8 +2,13 @@
 SHELL := /bin/bash
 PORT ?= 1313
 GO ?= go
+# The image encoders (gen2brain/avif, webp) run as WebAssembly everywhere:
+# without this tag they would use a system libavif/libwebp when one is
+# installed, and the output (and the encoder id in the cache key) would
+# depend on the machine.
+export GOFLAGS := $(strip $(GOFLAGS) -tags=nodynamic)
 
-.PHONY: setup build serve test vet fuzz bench bench-islands clean
+.PHONY: setup build serve test vet fuzz bench bench-islands bench-forms clean
 
 # npm packages (islands, icons, fonts), installed from the pinned lock file.
 # A node_modules that is a link (a git worktree sharing another checkout's
@@ -31,7 +36,7 @@ vet:
 # skip. Without them, make test says so before and after the run.
 test: setup vet
 	@skipped=""; \
-	command -v chromium >/dev/null || skipped="$$skipped\nmake test: chromium not found: the browser tests (sitetest, pkg/islands) were SKIPPED; install it to run them: sudo apt-get install chromium"; \
+	command -v chromium >/dev/null || skipped="$$skipped\nmake test: chromium not found: the browser tests (sitetest) were SKIPPED; install it to run them: sudo apt-get install chromium"; \
 	{ command -v nginx >/dev/null || test -x /usr/sbin/nginx; } || skipped="$$skipped\nmake test: nginx not found: TestNginxServesBuiltSite was SKIPPED; install it to run it: sudo apt-get install nginx"; \
 	test -z "$$skipped" || echo -e "$${skipped#\\n}"; \
 	SITEGEN_BROWSER=$$(command -v chromium >/dev/null && echo 1) $(GO) test ./...; status=$$?; \
@@ -48,6 +53,8 @@ FUZZ_TARGETS := \
 	./pkg/content:FuzzParsePage \
 	./pkg/content:FuzzParseData \
 	./pkg/config:FuzzParse \
+	./pkg/forms:FuzzValidateForm \
+	./pkg/forms:FuzzValidateJSON \
 	./pkg/sitepath:FuzzCheck \
 	./pkg/output:FuzzRedirectWriters
 
@@ -66,6 +73,14 @@ BENCH_PEERS ?= sitegen hugo
 bench: setup
 	$(GO) test ./pkg/build -run '^$$' -bench . -benchtime 1x -timeout 30m
 	bench/ssgbench/compare.sh $(BENCH_N) $(BENCH_PEERS)
+
+# The demo-request handler under load on loopback: durable submissions/s and
+# p99 for SQLite (WAL, synchronous=FULL; on disk and in RAM) and, when
+# SITEGEN_TEST_POSTGRES is set, PostgreSQL.
+bench-forms:
+	$(GO) run ./bench/forms -db sqlite -dir $${TMPDIR:-/tmp}
+	$(GO) run ./bench/forms -db sqlite -dir /dev/shm
+	@if [ -n "$$SITEGEN_TEST_POSTGRES" ]; then $(GO) run ./bench/forms -db "$$SITEGEN_TEST_POSTGRES"; else echo "bench-forms: SITEGEN_TEST_POSTGRES not set: PostgreSQL skipped"; fi
 
 clean:
 	rm -rf bin public

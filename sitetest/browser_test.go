@@ -13,6 +13,7 @@ package sitetest
 //	go test ./sitetest -run Browser -v
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -41,6 +42,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"golang.org/x/net/html"
 
+	"sitegen/pkg/forms"
 	"sitegen/pkg/islands"
 	"sitegen/pkg/serve"
 )
@@ -100,6 +102,9 @@ type browserSuite struct {
 	extra    map[string]http.Handler // test-only pages (the "none" directive)
 	required map[string]string       // lang -> the DemoForm's "required" message
 
+	formSchema *forms.Schema // the build's demo form schema (startForms)
+	formStore  *forms.Store
+
 	noneOnce sync.Once
 	none     noneFixture
 	noneErr  error
@@ -128,6 +133,8 @@ func TestBrowser(t *testing.T) {
 		{"Islands", s.testIslands},
 		{"NoJavaScript", s.testNoJavaScript},
 		{"NoIslandCode", s.testNoIslandCode},
+		{"Form", s.testForm},
+		{"Images", s.testImages},
 	})
 	t.Logf("browser suite took %v", time.Since(start).Round(time.Millisecond))
 }
@@ -147,22 +154,31 @@ func (s *browserSuite) concurrently(t *testing.T, subs []subtest) {
 }
 
 func (s *browserSuite) startServer(t *testing.T) {
-	h, err := serve.NewHandler(s.out, []string{"/pl", "/en"})
+	h, err := serve.NewHandler(s.out, []string{"/pl", "/en"}, siteRep.RedirectTable, siteRep.HeaderRules)
 	if err != nil {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
+	// The real demo-request handler (pkg/forms) on the schema the build
+	// wrote, with a SQLite file; the suite also notes each post it receives.
+	formsHandler := s.startForms(t)
 	mux.HandleFunc(demoEndpoint, func(w http.ResponseWriter, r *http.Request) {
 		p := demoPost{Method: r.Method, ContentType: r.Header.Get("Content-Type"), Accept: r.Header.Get("Accept")}
 		b, _ := io.ReadAll(io.LimitReader(r.Body, 1<<16))
 		if err := json.Unmarshal(b, &p.Body); err != nil {
 			p.Body = map[string]string{"_raw": string(b)}
+			if v, err := url.ParseQuery(string(b)); err == nil {
+				p.Body = map[string]string{}
+				for k := range v {
+					p.Body[k] = v.Get(k)
+				}
+			}
 		}
 		s.mu.Lock()
 		s.posts = append(s.posts, p)
 		s.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"ok":true}`))
+		r.Body = io.NopCloser(bytes.NewReader(b))
+		formsHandler.ServeHTTP(w, r)
 	})
 	mux.HandleFunc("/_test/", func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
@@ -1528,8 +1544,8 @@ func (s *browserSuite) testDemoForm(t *testing.T, p, lang string) {
 			t.Errorf("posted consent %s=%q, want yes", c.Name, po.Body[c.Name])
 		}
 	}
-	if po.Body["redirect"] != props.ThanksURL || po.Body["website"] != "" {
-		t.Errorf("posted redirect=%q website=%q", po.Body["redirect"], po.Body["website"])
+	if len(po.Body["idempotencyKey"]) < 16 || po.Body["website"] != "" || po.Body["page"] != p {
+		t.Errorf("posted idempotencyKey=%q website=%q page=%q", po.Body["idempotencyKey"], po.Body["website"], po.Body["page"])
 	}
 	tb.checkNoErrors()
 }
@@ -1733,8 +1749,8 @@ func (s *browserSuite) testNoJavaScript(t *testing.T) {
 				t.Errorf("consent %s: type|required|visible = %q, want %q", c.Name, fs.Fields[c.Name], want)
 			}
 		}
-		if fs.Hidden["lang"] != "pl" || fs.Hidden["redirect"] != props.ThanksURL {
-			t.Errorf("hidden inputs %v, want lang=pl redirect=%s", fs.Hidden, props.ThanksURL)
+		if _, ok := fs.Hidden["idempotencyKey"]; fs.Hidden["lang"] != "pl" || fs.Hidden["page"] != p || !ok {
+			t.Errorf("hidden inputs %v, want lang=pl page=%s idempotencyKey", fs.Hidden, p)
 		}
 		if fs.Submit != props.Form.Submit {
 			t.Errorf("submit button %q, want %q", fs.Submit, props.Form.Submit)

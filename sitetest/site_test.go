@@ -26,6 +26,7 @@ const baseURL = "https://www.botforge.pl"
 var (
 	buildOnce sync.Once
 	outDir    string
+	siteRep   *build.Report
 	buildErr  error
 )
 
@@ -39,7 +40,7 @@ func site(t *testing.T) string {
 			return
 		}
 		outDir = filepath.Join(dir, "public")
-		_, buildErr = build.Run(context.Background(), build.Options{Source: "..", Out: outDir, Date: "2026-08-15", Minify: true})
+		siteRep, buildErr = build.Run(context.Background(), build.Options{Source: "..", Out: outDir, Date: "2026-08-15", Minify: true})
 	})
 	if buildErr != nil {
 		t.Fatalf("building the website: %v", buildErr)
@@ -130,7 +131,11 @@ func parse(t *testing.T, file string) *page {
 				}
 				p.head["rel:"+attr["rel"]] = true
 				if attr["rel"] != "alternate" && attr["rel"] != "canonical" {
-					p.links = append(p.links, attr["href"])
+					if s, ok := attr["imagesrcset"]; ok && attr["href"] == "" { // an image preload
+						p.links = append(p.links, srcsetURLs(s)...)
+					} else {
+						p.links = append(p.links, attr["href"])
+					}
 				}
 			case "a":
 				if h, ok := attr["href"]; ok {
@@ -140,6 +145,7 @@ func parse(t *testing.T, file string) *page {
 				if s, ok := attr["src"]; ok {
 					p.links = append(p.links, s)
 				}
+				p.links = append(p.links, srcsetURLs(attr["srcset"])...)
 			case "form":
 				p.links = append(p.links, "form:"+attr["action"])
 			}
@@ -529,4 +535,15 @@ func TestMarketingConstants(t *testing.T) {
 	if pages85 != 1 {
 		t.Errorf("85%% appears on %d English pages, want exactly 1", pages85)
 	}
+}
+
+// srcsetURLs are the URLs of a srcset ("a.avif 163w, b.avif 325w").
+func srcsetURLs(srcset string) []string {
+	var out []string
+	for _, c := range strings.Split(srcset, ",") {
+		if f := strings.Fields(c); len(f) > 0 {
+			out = append(out, f[0])
+		}
+	}
+	return out
 }

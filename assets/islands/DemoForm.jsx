@@ -2,33 +2,61 @@ import { useEffect, useRef, useState } from 'react';
 import { cx, useEnhanced } from './lib/hooks.js';
 
 // DemoForm: the demo request form (anchor #demo-form).
-// Without JS it is a plain POST form to `endpoint` (the handler redirects to
-// `thanksUrl`). Hydrated it validates on the client with the localized
-// `messages`, posts JSON with fetch and navigates to `thanksUrl` on success.
+// Its fields, limits and consents come from the site's form definition, the
+// same one the build exports as the handler's schema (pkg/forms); the build
+// fails when this markup and the schema disagree.
+// Without JS it is a plain POST form to `endpoint` (the handler answers 303
+// to the thank-you page, or 422 with its own page). Hydrated it validates on
+// the client, posts JSON with fetch (201 with an id, or 422 with an error code
+// per field) and shows each code's localized message from `messages` next to
+// its field, with focus on the first.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9][0-9 ()-]{5,19}$/;
 
 const fieldId = (name) => `demo-form-${name}`;
 const errorId = (name) => `demo-form-${name}-error`;
 
-function validate(form, fields, consents, messages) {
+// The error codes are the handler's: required, email, phone, consent,
+// tooLong, invalid.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/;
+
+function validate(form, fields, consents) {
   const errors = {};
   for (const f of fields) {
     const el = form.elements.namedItem(f.name);
     const v = el && typeof el.value === 'string' ? el.value.trim() : '';
     if (!v) {
-      if (f.required) errors[f.name] = messages.required;
+      if (f.required) errors[f.name] = 'required';
       continue;
     }
-    if (f.type === 'email' && !EMAIL.test(v)) errors[f.name] = messages.email;
-    else if (f.type === 'tel' && !PHONE.test(v)) errors[f.name] = messages.phone;
-    else if (f.maxLength && v.length > f.maxLength) errors[f.name] = (messages.tooLong || messages.required).replace("{max}", String(f.maxLength));
+    if (CONTROL.test(v)) errors[f.name] = 'invalid';
+    else if (f.maxLength && [...v].length > f.maxLength) errors[f.name] = 'tooLong';
+    else if (f.type === 'email' && !EMAIL.test(v)) errors[f.name] = 'email';
+    else if (f.type === 'tel' && !PHONE.test(v)) errors[f.name] = 'phone';
   }
   for (const c of consents) {
     const el = form.elements.namedItem(c.name);
-    if (c.required && !(el && el.checked)) errors[c.name] = messages.consent;
+    if (c.required && !(el && el.checked)) errors[c.name] = 'consent';
   }
   return errors;
+}
+
+// message is the localized text of an error code for a field.
+function message(messages, code, field) {
+  const m = messages[code] || messages.invalid || messages.error || '';
+  return field && field.maxLength ? m.replace('{max}', String(field.maxLength)) : m;
+}
+
+// newKey is the idempotency key of one filled-in form: a retried post is
+// stored once.
+function newKey() {
+  const c = typeof crypto !== 'undefined' ? crypto : null;
+  if (c && c.randomUUID) return c.randomUUID();
+  const b = new Uint8Array(16);
+  if (c && c.getRandomValues) c.getRandomValues(b);
+  else for (let i = 0; i < b.length; i++) b[i] = Math.floor(Math.random() * 256);
+  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 }
 
 function formJSON(form) {
@@ -50,25 +78,35 @@ function Required() {
 function ErrorText({ name, error }) {
   if (!error) return null;
   return (
-    <p className="demo-form__error" id={errorId(name)}>
-      {error}
+    <p className="demo-form__error" id={errorId(name)} data-code={error.code}>
+      {error.text}
     </p>
   );
 }
 
-export default function DemoForm({ endpoint, lang = '', thanksUrl = '', form = {}, messages = {} }) {
+export default function DemoForm({ endpoint, lang = '', page = '', thanksUrl = '', form = {}, messages = {} }) {
   const enhanced = useEnhanced();
   const ref = useRef(null);
+  const [key, setKey] = useState('');
+  useEffect(() => setKey(newKey()), []);
+  // errors: field name -> {code, text}
   const [errors, setErrors] = useState({});
   const [status, setStatus] = useState({ kind: '', text: '' });
   const [sending, setSending] = useState(false);
   const fields = form.fields || [];
   const consents = form.consents || [];
+  const byName = {};
+  for (const f of fields) byName[f.name] = f;
+  const explain = (codes) => {
+    const out = {};
+    for (const [name, code] of Object.entries(codes)) out[name] = { code, text: message(messages, code, byName[name]) };
+    return out;
+  };
 
   // Re-validate a field the user is correcting.
   const revalidate = (name) => {
     if (!errors[name] || !ref.current) return;
-    const next = validate(ref.current, fields, consents, messages);
+    const next = explain(validate(ref.current, fields, consents));
     setErrors((prev) => {
       const e = { ...prev };
       if (next[name]) e[name] = next[name];
@@ -82,12 +120,12 @@ export default function DemoForm({ endpoint, lang = '', thanksUrl = '', form = {
     if (!el) return;
     ev.preventDefault();
     if (sending) return;
-    const errs = validate(el, fields, consents, messages);
+    const errs = explain(validate(el, fields, consents));
     setErrors(errs);
     const names = [...fields.map((f) => f.name), ...consents.map((c) => c.name)];
     const first = names.find((n) => errs[n]);
     if (first) {
-      setStatus({ kind: 'error', text: errs[first] });
+      setStatus({ kind: 'error', text: errs[first].text });
       const input = el.elements.namedItem(first);
       if (input && input.focus) input.focus();
       return;
@@ -112,13 +150,16 @@ export default function DemoForm({ endpoint, lang = '', thanksUrl = '', form = {
         window.location.assign((body && body.redirect) || thanksUrl);
         return;
       }
-      // Field errors from the server: {errors: {field: message}}.
-      const serverErrors = body && body.errors && typeof body.errors === 'object' ? body.errors : null;
-      if (serverErrors && Object.keys(serverErrors).length) {
+      // Field errors from the server: 422 {errors: {field: code}}.
+      const codes = res.status === 422 && body && body.errors && typeof body.errors === 'object' ? body.errors : null;
+      const f = codes && names.find((n) => codes[n]);
+      if (f) {
+        const serverErrors = explain(codes);
         setErrors(serverErrors);
-        const f = names.find((n) => serverErrors[n]);
-        const input = f && el.elements.namedItem(f);
+        setStatus({ kind: 'error', text: serverErrors[f].text });
+        const input = el.elements.namedItem(f);
         if (input && input.focus) input.focus();
+        return;
       }
       setStatus({ kind: 'error', text: messages.error || '' });
     } catch (e) {
@@ -147,7 +188,8 @@ export default function DemoForm({ endpoint, lang = '', thanksUrl = '', form = {
       )}
       {form.introHtml && <div className="demo-form__intro" dangerouslySetInnerHTML={{ __html: form.introHtml }} />}
       <input type="hidden" name="lang" value={lang} />
-      <input type="hidden" name="redirect" value={thanksUrl} />
+      <input type="hidden" name="page" value={page} />
+      <input type="hidden" name="idempotencyKey" value={key} />
       <div className="demo-form__fields">
         {fields.map((f) => (
           <div key={f.name} className={cx('demo-form__field', errors[f.name] && 'demo-form__field--invalid')}>

@@ -20,6 +20,7 @@ import (
 	"sitegen/pkg/cache"
 	"sitegen/pkg/config"
 	"sitegen/pkg/diag"
+	"sitegen/pkg/images"
 	"sitegen/pkg/output"
 	"sitegen/pkg/serve"
 )
@@ -80,21 +81,43 @@ func exitCode(ctx context.Context, err error) int {
 	return exitContent
 }
 
+// noBuild marks errors of commands that write no output (sitegen schema):
+// their summary says what failed instead of "build failed".
+type noBuild struct {
+	what string
+	err  error
+}
+
+func (e noBuild) Error() string { return e.err.Error() }
+func (e noBuild) Unwrap() error { return e.err }
+
 func printErr(w io.Writer, err error) {
 	var list diag.List
 	var d diag.Diagnostic
+	n := 0
 	switch {
 	case errors.As(err, &list):
 		for _, x := range list.Sort() {
-			fmt.Fprintln(w, x.Error())
+			fmt.Fprintln(w, x.Pretty())
 		}
-		fmt.Fprintf(w, "sitegen: build failed with %d error(s); the previous output is unchanged\n", list.Errors())
+		n = list.Errors()
 	case errors.As(err, &d):
-		fmt.Fprintln(w, d.Error())
-		fmt.Fprintln(w, "sitegen: build failed with 1 error; the previous output is unchanged")
+		fmt.Fprintln(w, d.Pretty())
+		n = 1
 	default:
 		fmt.Fprintf(w, "sitegen: %v\n", err)
+		return
 	}
+	errs := "1 error"
+	if n != 1 {
+		errs = fmt.Sprintf("%d errors", n)
+	}
+	var nb noBuild
+	if errors.As(err, &nb) {
+		fmt.Fprintf(w, "sitegen: %s has %s\n", nb.what, errs)
+		return
+	}
+	fmt.Fprintf(w, "sitegen: build failed with %s; the previous output is unchanged\n", errs)
 }
 
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
@@ -107,7 +130,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newBuild(stdout, stderr), newServe(stdout, stderr), newVersion(stdout))
+	root.AddCommand(newBuild(stdout, stderr), newServe(stdout, stderr), newForms(stdout, stderr), newVersion(stdout), newSchema(stdout))
 	root.Args = func(cmd *cobra.Command, args []string) error {
 		if len(args) > 0 {
 			return usageError{fmt.Errorf("unknown command %q", args[0])}
@@ -135,11 +158,14 @@ func buildFlags(cmd *cobra.Command, o *build.Options) {
 			o.CacheDir = ""
 		}
 	}
+	cmd.Flags().StringVar(&o.ImageCache, "image-cache", "", "folder of encoded images kept between builds (default <source>/.cache/sitegen/images)")
 }
+
+func errUnexpected(arg string) error { return fmt.Errorf("unexpected argument %q", arg) }
 
 func checkOpts(o *build.Options, args []string) error {
 	if len(args) > 0 {
-		return usageError{fmt.Errorf("unexpected argument %q", args[0])}
+		return usageError{errUnexpected(args[0])}
 	}
 	if o.Date != "" {
 		if !dateRE.MatchString(o.Date) {
@@ -284,13 +310,16 @@ func printReport(w io.Writer, rep *build.Report) {
 		fmt.Fprintf(w, "islands: bundled in %d ms; %d island renders, %d ms of SSR\n",
 			rep.IslandsBundle.Milliseconds(), rep.SSRCalls, rep.SSRTime.Milliseconds())
 	}
+	if rep.Images != (images.Stats{}) {
+		fmt.Fprintln(w, rep.Images.Summary())
+	}
 	fmt.Fprintln(w, rep.Summary())
 }
 
 func newServe(stdout, stderr io.Writer) *cobra.Command {
 	var o build.Options
 	var port int
-	var host string
+	var host, formsDB string
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Build the site and serve it on localhost",
@@ -320,12 +349,17 @@ func newServe(stdout, stderr io.Writer) *cobra.Command {
 			for _, l := range cfg.Locales {
 				prefixes = append(prefixes, l.Prefix)
 			}
-			h, err := serve.NewHandler(o.Out, prefixes)
+			h, err := serve.NewHandler(o.Out, prefixes, rep.RedirectTable, rep.HeaderRules)
 			if err != nil {
 				return err
 			}
 			log := slog.New(slog.NewTextHandler(stderr, nil))
-			return serve.Server(cmd.Context(), fmt.Sprintf("%s:%d", host, port), h, log, func(url string) {
+			handler, closeForms, err := mountForms(cmd.Context(), h, o.Out, formsDB, dir, log, stdout)
+			if err != nil {
+				return err
+			}
+			defer closeForms()
+			return serve.Server(cmd.Context(), fmt.Sprintf("%s:%d", host, port), handler, log, func(url string) {
 				fmt.Fprintf(stdout, "serving %s at %s (Ctrl+C to stop)\n", cfg.Title, url)
 			})
 		},
@@ -333,6 +367,7 @@ func newServe(stdout, stderr io.Writer) *cobra.Command {
 	buildFlags(cmd, &o)
 	cmd.Flags().IntVarP(&port, "port", "p", 1313, "port to listen on")
 	cmd.Flags().StringVar(&host, "host", "127.0.0.1", "interface to listen on")
+	cmd.Flags().StringVar(&formsDB, "forms-db", "", "database of the demo form's handler (default: a SQLite file in the temporary folder)")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return cmd
 }

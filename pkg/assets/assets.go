@@ -12,7 +12,7 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
-	"sitegen/pkg/diag"
+	"sitegen/pkg/esbuildmsg"
 	"sitegen/pkg/sitepath"
 )
 
@@ -76,16 +76,8 @@ func Bundle(root string, minify bool) (*Result, error) {
 		NodePaths: []string{filepath.Join(absRoot, "node_modules")},
 		LogLevel:  api.LogLevelSilent,
 	})
-	if len(r.Errors) > 0 {
-		var errs diag.List
-		for _, m := range r.Errors {
-			d := diag.Diagnostic{Message: m.Text}
-			if m.Location != nil {
-				d.Pos = diag.Pos{File: relTo(absRoot, m.Location.File), Line: m.Location.Line, Col: m.Location.Column + 1}
-			}
-			errs.Add(d)
-		}
-		return nil, errs.Err()
+	if err := esbuildmsg.Err(absRoot, r.Errors); err != nil {
+		return nil, err
 	}
 	names := make([]string, 0, len(r.OutputFiles))
 	byName := map[string][]byte{}
@@ -117,11 +109,4 @@ func Bundle(root string, minify bool) (*Result, error) {
 		}
 	}
 	return res, nil
-}
-
-func relTo(root, p string) string {
-	if r, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(r, "..") {
-		return filepath.ToSlash(r)
-	}
-	return p
 }

@@ -14,6 +14,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"os"
 	"path"
 	"runtime"
 	"slices"
@@ -27,12 +28,15 @@ import (
 	"sitegen/pkg/config"
 	"sitegen/pkg/content"
 	"sitegen/pkg/diag"
+	"sitegen/pkg/forms"
 	"sitegen/pkg/i18n"
+	"sitegen/pkg/images"
 	"sitegen/pkg/islands"
 	"sitegen/pkg/markdown"
 	"sitegen/pkg/output"
 	"sitegen/pkg/render"
 	"sitegen/pkg/route"
+	"sitegen/pkg/schema"
 	"sitegen/pkg/sitefs"
 	"sitegen/pkg/sitepath"
 )
@@ -53,7 +57,10 @@ type Options struct {
 	// means today. It is the only clock a build reads.
 	Date   string
 	Minify bool
-	Logger *slog.Logger
+	// ImageCache is the folder of encoded image variants kept between
+	// builds; empty means .cache/sitegen/images in the site.
+	ImageCache string
+	Logger     *slog.Logger
 	// CacheDir, when set, is the folder of the persistent build cache
 	// (pkg/cache): rendered Markdown and island SSR kept between builds.
 	// Output is byte-identical with and without it.
@@ -65,14 +72,24 @@ type Options struct {
 	// alone (sitegen serve's temporary folder), so the checks of who owns it
 	// are skipped.
 	PrivateOut bool
+	// FS, when set, is the site's source tree instead of the folder Source
+	// (an in-memory tree in tests). esbuild reads from disk, so such a site
+	// has no assets/css, assets/runtime or assets/islands to bundle.
+	FS fs.FS
 
 	beforeRender func(*route.Entry) // a test's fault injection: called before each page renders
 }
 
 // Report summarizes a build.
 type Report struct {
-	Pages         map[string]int // pages per locale
-	Redirects     int
+	Pages     map[string]int // pages per locale
+	Redirects int
+	// RedirectTable is the route plan's redirects for the dev server
+	// (output.RedirectTable), the same list _redirects holds.
+	RedirectTable map[string]string
+	// HeaderRules is the header table _headers was written from, with the
+	// site's CSP, for the dev server.
+	HeaderRules   []output.HeaderRule
 	Files         int
 	Bytes         int64
 	Duration      time.Duration
@@ -93,6 +110,7 @@ type Report struct {
 	// without a cache.
 	CacheHits, CacheMisses int64
 	CacheWarning           string // why the cache was not used, if it was not
+	Images                 images.Stats
 }
 
 // PageJS is the JavaScript one page loads.
@@ -135,6 +153,7 @@ type Site struct {
 	Statics  map[string]bool
 	Hash     string
 	Islands  *islands.Bundle // nil when the site has no assets/islands/
+	Images   *images.Processor
 	// IslandsBundle is how long bundling the islands took.
 	IslandsBundle time.Duration
 	cache         *cache.Store // nil without Options.CacheDir
@@ -167,6 +186,17 @@ func Load(ctx context.Context, opts Options) (*Site, error) {
 	return site, nil
 }
 
+// diskOnly returns the first of the assets esbuild bundles that fsys holds.
+func diskOnly(fsys fs.FS) string {
+	for _, e := range append(append([]string{}, assets.Entries...), "islands") {
+		p := path.Join(assets.Dir, e)
+		if _, err := fs.Stat(fsys, p); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
 // load runs every stage that can run and collects all their errors: an error
 // in one stage does not hide the errors of the next ones. It returns a site
 // when rendering is possible; pages whose source has errors are marked to be
@@ -178,18 +208,26 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 	if root == "" {
 		root = "."
 	}
-	fsys, err := sitefs.New(root)
-	if err != nil {
-		errs.AddErr(diag.Pos{}, err)
+	var fsys fs.FS = opts.FS
+	if fsys == nil {
+		sfs, err := sitefs.New(root)
+		if err != nil {
+			errs.AddErr(diag.Pos{}, err)
+			return nil, errs
+		}
+		if bad := sfs.Check(); len(bad) > 0 {
+			// Files that cannot be read safely would only fail again in every
+			// later stage: report them all, and check the rest once they are gone.
+			errs.Merge(bad)
+			errs.Add(diag.Notef(diag.Pos{}, "the site was not checked further: remove or replace the files above first"))
+			return nil, errs
+		}
+		fsys = sfs
+	} else if need := diskOnly(fsys); need != "" {
+		errs.Addf(diag.Pos{File: need}, "%s is bundled by esbuild, which reads the site from disk: build this site from a folder", need)
 		return nil, errs
 	}
-	if bad := fsys.Check(); len(bad) > 0 {
-		// Files that cannot be read safely would only fail again in every
-		// later stage: report them all, and check the rest once they are gone.
-		errs.Merge(bad)
-		errs.Add(diag.Notef(diag.Pos{}, "the site was not checked further: remove or replace the files above first"))
-		return nil, errs
-	}
+	fsys = newOnceFS(fsys)
 	noRender := "" // why pages cannot be rendered, if they cannot
 	cfg, err := config.Load(fsys)
 	errs.AddErr(diag.Pos{File: config.FileName}, err)
@@ -215,7 +253,16 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 	}
 	statics, err := staticFiles(fsys)
 	errs.AddErr(diag.Pos{File: StaticDir}, err)
-	src, err := content.Load(ctx, fsys, content.Options{Langs: langs, Drafts: opts.Drafts, LazyBodies: true})
+	sch, err := schema.Load(fsys)
+	if err != nil {
+		errs.AddErr(diag.Pos{File: schema.FileName}, err)
+		return nil, errs // data sets cannot be read without their types
+	}
+	copts := content.Options{Langs: langs, Drafts: opts.Drafts, Schema: sch, LazyBodies: true}
+	if l := cfg.ErrorPages.Layout; l != "" {
+		copts.Layouts = map[string]string{cfg.ErrorPages.NotFound: l, cfg.ErrorPages.ServerError: l}
+	}
+	src, err := content.Load(ctx, fsys, copts)
 	if src == nil {
 		errs.AddErr(diag.Pos{File: content.Dir}, err)
 		return nil, errs
@@ -235,7 +282,10 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 	}
 	hash, err := buildHash(fsys)
 	errs.AddErr(diag.Pos{}, err)
-	bundled, err := assets.Bundle(root, opts.Minify)
+	bundled, err := &assets.Result{URLs: map[string]string{}, Files: map[string][]byte{}}, error(nil)
+	if opts.FS == nil { // a tree from elsewhere has nothing to bundle (diskOnly)
+		bundled, err = assets.Bundle(root, opts.Minify)
+	}
 	if err != nil {
 		errs.AddErr(diag.Pos{File: assets.Dir}, err)
 		noRender = "the stylesheets and scripts in assets/ did not bundle"
@@ -257,8 +307,11 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 	ropts := render.Options{
 		FS: fsys, Config: cfg, Source: src, Plan: plan, Catalog: catalog, Markdown: markdown.New(markdown.Options{Highlight: cfg.Markdown.HighlightCode()}),
 		Assets: bundled.URLs, BuildHash: hash, BuildDate: date,
-		IconDir: "node_modules/lucide-static/icons", StaticDir: StaticDir, Scripts: scripts,
+		IconDir: cfg.Icons.Dir, StaticDir: StaticDir, Scripts: scripts,
 	}
+	imgs, imageFiles, err := newImages(fsys, root, opts.ImageCache)
+	errs.AddErr(diag.Pos{File: ImageDir}, err)
+	ropts.Images = imgs
 	var bundle *islands.Bundle
 	var bundleTime time.Duration
 	if st, err := fs.Stat(fsys, "assets/islands"); err == nil && st.IsDir() {
@@ -292,7 +345,7 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 	// where pages use it.
 	dataBroken := func(lang string) bool { return brokenData[lang] || brokenData[cfg.DefaultLocale().Code] }
 	if noRender == "" { // links and data sets depend on site.yaml's locales and legacy paths
-		errs.Merge(validate(src, plan, checker, statics, langs, dataBroken))
+		errs.Merge(validate(cfg, ropts.Markdown, src, plan, checker, withImages(statics, imageFiles), langs, dataBroken))
 	}
 	bad := map[string]bool{} // source files with errors: pages from or using them are not rendered
 	for _, d := range errs {
@@ -309,8 +362,8 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 		return nil, errs
 	}
 	return &Site{Config: cfg, Source: src, Plan: plan, Renderer: r, Catalog: catalog, Assets: bundled, Statics: statics,
-		Hash: hash, Islands: bundle, IslandsBundle: bundleTime, cache: ropts.Cache, cacheWarning: cacheWarning, fsys: fsys, root: root,
-		skip: skipPages(src, cfg, bad)}, errs
+		Hash: hash, Islands: bundle, IslandsBundle: bundleTime, Images: imgs, cache: ropts.Cache, cacheWarning: cacheWarning,
+		fsys: fsys, root: root, skip: skipPages(src, cfg, bad)}, errs
 }
 
 // skipPages returns the source files of the pages not to render: those with
@@ -400,7 +453,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 		return nil, stopped(ctx, err)
 	}
 	if site == nil {
-		return nil, errs.Err()
+		return nil, attachSource(opts, errs.Err())
 	}
 	defer site.Close()
 	site.beforeRender = opts.beforeRender
@@ -411,7 +464,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 		if n := site.skipped(); n > 0 {
 			errs.Add(diag.Notef(diag.Pos{}, "%d page(s) were not rendered because of the errors above", n))
 		}
-		return nil, errs.Err()
+		return nil, attachSource(opts, errs.Err())
 	}
 	tree, err := output.Begin(opts.Out, Version)
 	if err != nil {
@@ -432,7 +485,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	}
 	if err != nil {
 		tree.Abort()
-		return nil, stopped(ctx, err)
+		return nil, attachSource(opts, stopped(ctx, err))
 	}
 	committed = true
 	if err := tree.Commit(); err != nil {
@@ -451,6 +504,35 @@ func stopped(ctx context.Context, err error) error {
 	return err
 }
 
+// attachSource gives the diagnostics in err their source lines, for the
+// caret display.
+func attachSource(opts Options, err error) error {
+	root := opts.Source
+	if root == "" {
+		root = "."
+	}
+	return diag.AttachSource(os.DirFS(root), err)
+}
+
+// sitePolicy derives the CSP from the configuration: the sources site.yaml
+// lists under csp, and the origins of form endpoints on other hosts.
+func sitePolicy(cfg *config.Config) output.CSP {
+	// The form handlers' origins come first: the site's own parts, then
+	// third parties.
+	var forms []string
+	for _, name := range sortedKeys(cfg.Forms) {
+		if o := config.Origin(cfg.Forms[name].Endpoint); o != "" {
+			forms = append(forms, o)
+		}
+	}
+	return output.CSP{
+		Script:  cfg.CSP.ScriptSrc,
+		Img:     cfg.CSP.ImgSrc,
+		Connect: append(append([]string{}, forms...), cfg.CSP.ConnectSrc...),
+		Form:    append(append([]string{}, forms...), cfg.CSP.FormAction...),
+	}
+}
+
 // checkOut refuses output directories a build must not replace (see
 // output.Guard); the error is an *output.RefusedError.
 func checkOut(src, out string) error {
@@ -462,6 +544,7 @@ func checkOut(src, out string) error {
 type pageDone struct {
 	islands []string
 	err     error
+	formErr error // its form does not match the handler's schema
 }
 
 // writers is how many goroutines render and write pages: more than the
@@ -471,14 +554,19 @@ func writers() int {
 	return max(4, 2*runtime.GOMAXPROCS(0))
 }
 
-// pageFiles lists the files a page entry writes.
+// pageFiles lists the files a page entry writes: its page, its page data
+// and, for the error pages, the 404.html and 500.html hosts look for.
 func (s *Site) pageFiles(e *route.Entry) []string {
 	files := []string{strings.TrimPrefix(e.URL, "/") + "index.html", output.PageDataPath(e)}
-	if e.ID == "404" || e.ID == "500" {
+	if e.Error {
+		name := "500.html"
+		if e.NotFound {
+			name = "404.html"
+		}
 		l, _ := s.Config.Locale(e.Lang)
-		files = append(files, strings.TrimPrefix(l.Prefix, "/")+"/"+e.ID+".html")
+		files = append(files, strings.TrimPrefix(l.Prefix, "/")+"/"+name)
 		if e.Lang == s.Config.DefaultLocale().Code {
-			files = append(files, e.ID+".html")
+			files = append(files, name)
 		}
 	}
 	return files
@@ -492,7 +580,18 @@ type rendered struct {
 	err     error
 }
 
-func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
+// Write renders every page and writes the output to w (the build's
+// temporary folder, or an in-memory tree).
+func (s *Site) Write(ctx context.Context, w output.Writer) (*Report, error) {
+	if w == nil {
+		return nil, errors.New("build: Write needs a writer")
+	}
+	return s.write(ctx, w)
+}
+
+// write renders every page into tree; a nil tree renders for the errors
+// only.
+func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 	rep := &Report{Pages: map[string]int{}, BuildHash: s.Hash, JS: map[string]PageJS{}}
 	for _, l := range s.Config.Locales {
 		rep.Locales = append(rep.Locales, l.Code)
@@ -524,9 +623,16 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 			errs.Add(diag.New(diag.Pos{}, "cannot write %s to the output: %v", rel, err))
 		}
 	}
+	// The demo form's schema, for the handler; every page's form markup
+	// must match it.
+	formSchema, err := forms.BuildSchema(forms.SiteInput{Config: s.Config, Source: s.Source, Plan: s.Plan, Catalog: s.Catalog,
+		Markdown: markdown.New(markdown.Options{})}, "demo")
+	if err != nil {
+		return nil, err
+	}
 
 	// The folders shared by many pages are made once, up front.
-	if tree != nil {
+	if p, ok := tree.(interface{ Prepare([]string) error }); ok && tree != nil {
 		var planned []string
 		for _, e := range entries {
 			planned = append(planned, s.pageFiles(e)...)
@@ -534,7 +640,7 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 		for _, rd := range s.Plan.Redirects {
 			planned = append(planned, strings.TrimPrefix(rd.From, "/")+"index.html")
 		}
-		if err := tree.Prepare(planned); err != nil {
+		if err := p.Prepare(planned); err != nil {
 			return nil, err
 		}
 	}
@@ -550,6 +656,7 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 			defer wg.Done()
 			for i := range next {
 				r := s.renderEntry(ctx, entries[i])
+				d := pageDone{islands: r.islands, err: r.err}
 				if r.err == nil {
 					files := s.pageFiles(r.entry)
 					writeFile(files[0], r.html)
@@ -557,8 +664,11 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 					for _, f := range files[2:] {
 						writeFile(f, r.html)
 					}
+					if formSchema != nil && forms.HasForm(r.html) {
+						d.formErr = formSchema.CheckMarkup(r.html, r.entry.Lang)
+					}
 				}
-				done[i] = pageDone{islands: r.islands, err: r.err}
+				done[i] = d
 			}
 		}()
 	}
@@ -574,22 +684,31 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 		return nil, err
 	}
 
-	// The summary's work comes after the writes: the gzip size of each
-	// distinct script is computed once.
+	// The summary's work comes after the writes, in page order: the gzip
+	// size of each distinct script is computed once.
 	jsSize := s.jsSizer()
 	def := s.Config.DefaultLocale()
-	var notFound []output.NotFound             // each locale's 404 page
-	pageErrs := map[diag.Diagnostic][]string{} // one template error, many pages
+	var notFound []output.NotFound // each locale's 404 page
+	// One template error usually fails many pages: report it once, with the
+	// first page (in the fixed entry order) and how many more.
+	pageErrs := map[diag.Diagnostic][]string{}
+	var pageErrOrder []diag.Diagnostic
 	for i, d := range done {
 		e := entries[i]
 		if d.err != nil {
 			var pe render.PageError
 			if errors.As(d.err, &pe) {
+				if _, seen := pageErrs[pe.Diagnostic]; !seen {
+					pageErrOrder = append(pageErrOrder, pe.Diagnostic)
+				}
 				pageErrs[pe.Diagnostic] = append(pageErrs[pe.Diagnostic], pe.Page)
 			} else {
 				errs.AddErr(e.Page.Pos, d.err)
 			}
 			continue
+		}
+		if d.formErr != nil {
+			errs.Add(diag.New(e.Page.Pos, "the form on %s and the handler schema %s disagree: %v", e.URL, forms.SchemaFile("demo"), d.formErr))
 		}
 		if !e.Root {
 			rep.Pages[e.Lang]++
@@ -597,7 +716,7 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 		if n := jsSize(s.Renderer.PageScripts(d.islands)); n > rep.JS[e.Page.Layout].GzipBytes || rep.JS[e.Page.Layout].Page == "" {
 			rep.JS[e.Page.Layout] = PageJS{GzipBytes: n, Islands: d.islands, Page: e.URL}
 		}
-		if e.ID == "404" && !e.Root {
+		if e.Error && e.NotFound && !e.Root {
 			l, _ := s.Config.Locale(e.Lang)
 			notFound = append(notFound, output.NotFound{Prefix: l.Prefix, Page: l.Prefix + "/404.html"})
 			if e.Lang == def.Code {
@@ -606,15 +725,15 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 		}
 	}
 	done = nil
-	for d, pages := range pageErrs {
+	for _, d := range pageErrOrder {
+		pages := pageErrs[d]
 		sort.Strings(pages)
 		pages = dedupe(pages)
-		d.Message += " (rendering " + pages[0]
+		note := "rendering"
 		if len(pages) > 1 {
-			d.Message += fmt.Sprintf(" and %d more pages", len(pages)-1)
+			note = fmt.Sprintf("rendering %d pages, the first", len(pages))
 		}
-		d.Message += ")"
-		errs.Add(d)
+		errs.Add(d.WithRelated(diag.Pos{File: pages[0]}, note))
 	}
 	if len(errs) > 0 {
 		return nil, errs.Err()
@@ -630,9 +749,19 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 	rep.Redirects = len(s.Plan.Redirects)
 	// Without a tree (the pass that only looks for more errors), a path that
 	// cannot become a rule was already reported where it was written.
+	if formSchema != nil {
+		b, err := formSchema.Marshal()
+		if err != nil {
+			return nil, err
+		}
+		writeFile(forms.SchemaFile("demo"), b)
+	}
+	// The CSP allows the form handlers' origins by itself (sitePolicy).
 	if err := s.writeHostingRules(writeFile, notFound); err != nil && tree != nil {
 		return nil, err
 	}
+	rep.RedirectTable = output.RedirectTable(s.Plan.Redirects)
+	rep.HeaderRules = output.HeaderRules(sitePolicy(s.Config))
 	sm, err := output.Sitemap(s.Plan, s.Config.BaseURL)
 	if err != nil {
 		return nil, err
@@ -652,6 +781,16 @@ func (s *Site) write(ctx context.Context, tree *output.Tree) (*Report, error) {
 		for _, name := range sortedKeys(files) {
 			writeFile(name, files[name])
 		}
+	}
+	if tree != nil { // the pass that only looks for errors encodes nothing
+		files, err := s.Images.Run(ctx, 0)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			writeFile(f.Path, f.Data)
+		}
+		rep.Images = s.Images.Stats()
 	}
 	for _, p := range sortedKeys(s.Statics) {
 		if generated[p] {
@@ -686,9 +825,10 @@ func (s *Site) writeHostingRules(writeFile func(string, []byte), notFound []outp
 	redirects, err := output.Redirects(s.Plan.Redirects, notFound)
 	if err == nil {
 		var nginx []byte
-		if nginx, err = output.Nginx(Version, s.Plan.Redirects, notFound); err == nil {
+		rules := output.HeaderRules(sitePolicy(s.Config))
+		if nginx, err = output.Nginx(Version, rules, s.Plan.Redirects, notFound); err == nil {
 			writeFile(sitepath.Redirects, redirects)
-			writeFile(sitepath.Headers, output.Headers())
+			writeFile(sitepath.Headers, output.Headers(rules))
 			writeFile(output.NginxName, nginx)
 			return nil
 		}
@@ -847,7 +987,7 @@ func buildHash(fsys fs.FS) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "sitegen %s\n", Version)
 	var files []string
-	for _, root := range []string{config.FileName, "templates", "assets", content.Dir, "package-lock.json"} {
+	for _, root := range []string{config.FileName, schema.FileName, "templates", "assets", content.Dir, "package-lock.json"} {
 		if _, err := fs.Stat(fsys, root); err != nil {
 			continue
 		}

@@ -49,37 +49,78 @@ func buildFixture(t *testing.T, src, out string) *Report {
 	return rep
 }
 
-// TestGolden builds the fixture site and compares every output file with
-// testdata/golden (go test ./pkg/build -run Golden -update rewrites them).
-// A second pass builds the golden's inputs again into a fresh folder and
-// must give the same bytes, like gofmt's idempotence check: with -update it
-// proves the goldens just written are what the build always gives, not one
-// run's accident (an unstable order, a clock, a temporary path).
-func TestGolden(t *testing.T) {
-	src := fixtureCopy(t)
-	out := filepath.Join(t.TempDir(), "public")
-	rep := buildFixture(t, src, out)
-	got := readTree(t, out)
-	golden := "../../testdata/golden/basic"
-	if *update {
-		os.RemoveAll(golden)
-		for name, b := range got {
-			p := filepath.Join(golden, filepath.FromSlash(name))
-			os.MkdirAll(filepath.Dir(p), 0o755)
-			if err := os.WriteFile(p, b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	want := readTree(t, golden)
-	compareTree(t, "first pass", got, want)
-	if rep.Pages["pl"] != 5 || rep.Pages["en"] != 5 || rep.Pages["de"] != 5 {
-		t.Errorf("pages per locale = %v", rep.Pages)
-	}
+// goldenSites are the fixture sites whose whole output is kept under
+// testdata/golden/<name>: basic (three locales, data sets, redirects) and
+// shop (another schema, English default, islands rendered at build time).
+var goldenSites = []struct {
+	name  string
+	pages map[string]int
+}{
+	{"basic", map[string]int{"pl": 5, "en": 5, "de": 5}},
+	{"shop", map[string]int{"en": 3, "fr": 3}},
+}
 
-	again := filepath.Join(t.TempDir(), "public")
-	buildFixture(t, src, again)
-	compareTree(t, "second pass", readTree(t, again), want)
+// fixtureSite copies a fixture site below dir (tests build a copy, never
+// the checked-in tree); a site with islands gets the repository's
+// node_modules linked in (skipped when they are not installed).
+func fixtureSite(t *testing.T, name, dir string) string {
+	t.Helper()
+	src := filepath.Join("../../testdata/sites", name)
+	site := filepath.Join(dir, name)
+	copyTree(t, src, site)
+	if _, err := os.Stat(filepath.Join(src, "assets/islands")); err != nil {
+		return site
+	}
+	nm, err := filepath.Abs("../../node_modules")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(nm, "preact")); err != nil {
+		t.Skip("node_modules not installed (run make setup)")
+	}
+	if err := os.Symlink(nm, filepath.Join(site, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	return site
+}
+
+// TestGolden builds each fixture site and compares every output file with
+// testdata/golden/<name> (go test ./pkg/build -run Golden -update rewrites
+// them). A second pass builds the golden's inputs again, from a copy in
+// another folder, into a fresh folder and must give the same bytes, like
+// gofmt's idempotence check: with -update it proves the goldens just
+// written are what the build always gives, not one run's accident (an
+// unstable order, a clock, a temporary path).
+func TestGolden(t *testing.T) {
+	for _, gs := range goldenSites {
+		t.Run(gs.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "public")
+			rep := buildFixture(t, fixtureSite(t, gs.name, t.TempDir()), out)
+			got := readTree(t, out)
+			golden := filepath.Join("../../testdata/golden", gs.name)
+			if *update {
+				os.RemoveAll(golden)
+				for name, b := range got {
+					p := filepath.Join(golden, filepath.FromSlash(name))
+					os.MkdirAll(filepath.Dir(p), 0o755)
+					if err := os.WriteFile(p, b, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			want := readTree(t, golden)
+			compareTree(t, "first pass", got, want)
+			for lang, n := range gs.pages {
+				if rep.Pages[lang] != n {
+					t.Errorf("pages per locale = %v, want %v", rep.Pages, gs.pages)
+				}
+			}
+
+			again := filepath.Join(t.TempDir(), "public")
+			buildFixture(t, fixtureSite(t, gs.name, filepath.Join(t.TempDir(), "elsewhere")), again)
+			compareTree(t, "second pass", readTree(t, again), want)
+		})
+	}
 }
 
 // compareTree reports every file that is missing, extra or different in got.
@@ -136,18 +177,27 @@ func TestThreeLocales(t *testing.T) {
 	}
 }
 
-// TestDeterministic builds twice into different folders: byte-identical.
+// TestDeterministic builds each fixture twice, from copies in different
+// folders, into different folders: byte-identical, island SSR included.
 func TestDeterministic(t *testing.T) {
-	src := fixtureCopy(t)
-	a := readTree(t, func() string { d := filepath.Join(t.TempDir(), "a"); buildFixture(t, src, d); return d }())
-	b := readTree(t, func() string { d := filepath.Join(t.TempDir(), "b"); buildFixture(t, src, d); return d }())
-	if len(a) != len(b) {
-		t.Fatalf("%d files vs %d files", len(a), len(b))
-	}
-	for name, x := range a {
-		if !bytes.Equal(x, b[name]) {
-			t.Errorf("%s differs between two builds", name)
-		}
+	for _, gs := range goldenSites {
+		t.Run(gs.name, func(t *testing.T) {
+			build := func(dir string) map[string][]byte {
+				out := filepath.Join(t.TempDir(), "out")
+				buildFixture(t, fixtureSite(t, gs.name, dir), out)
+				return readTree(t, out)
+			}
+			a := build(t.TempDir())
+			b := build(filepath.Join(t.TempDir(), "elsewhere", "deeper"))
+			if len(a) != len(b) {
+				t.Fatalf("%d files vs %d files", len(a), len(b))
+			}
+			for name, x := range a {
+				if !bytes.Equal(x, b[name]) {
+					t.Errorf("%s differs between two builds", name)
+				}
+			}
+		})
 	}
 }
 

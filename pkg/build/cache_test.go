@@ -33,9 +33,9 @@ func sameTree(t *testing.T, what string, a, b map[string][]byte) {
 }
 
 // TestCacheByteIdentical builds the real site (Markdown, templates, island
-// SSR) without a cache, with an empty cache and with the cache the second
-// build filled: the three outputs are byte-identical, and the third build
-// renders no Markdown and no island again.
+// SSR) without a cache, with an empty cache and twice with the cache the
+// second build filled: the outputs are byte-identical, and the later builds
+// render again only what is never cached.
 func TestCacheByteIdentical(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the real site three times")
@@ -56,8 +56,15 @@ func TestCacheByteIdentical(t *testing.T) {
 	if cold.CacheHits != 0 || cold.CacheMisses == 0 {
 		t.Errorf("empty cache: %d hits, %d misses", cold.CacheHits, cold.CacheMisses)
 	}
-	if warm.CacheMisses != 0 || warm.CacheHits != cold.CacheMisses {
-		t.Errorf("filled cache: %d hits, %d misses; the first build stored %d", warm.CacheHits, warm.CacheMisses, cold.CacheMisses)
+	// Pages whose Markdown makes pictures are not cached (making them
+	// writes image variants): those, and only those, miss every time.
+	if warm.CacheHits == 0 || warm.CacheHits+warm.CacheMisses != cold.CacheMisses || warm.CacheMisses > cold.CacheMisses/10 {
+		t.Errorf("filled cache: %d hits, %d misses of the first build's %d lookups", warm.CacheHits, warm.CacheMisses, cold.CacheMisses)
+	}
+	again, third := buildWith(t, site, cacheDir)
+	sameTree(t, "no cache vs third build", none, third)
+	if again.CacheMisses != warm.CacheMisses {
+		t.Errorf("third build: %d misses, the second %d: the second stored something the first did not", again.CacheMisses, warm.CacheMisses)
 	}
 }
 

@@ -2,6 +2,7 @@ package build
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -98,7 +99,7 @@ func TestIslandErrors(t *testing.T) {
 			"component throws",
 			`{{ define "main" }}{{ island "Hello" (dict "name" "x") "load" }}{{ end }}`,
 			"export default function Hello({ name }) {\n  if (name) {\n    throw new Error(\"boom \" + name);\n  }\n  return <p>ok</p>;\n}\n",
-			[]string{"assets/islands/Hello.jsx:3:", "boom x", `island "Hello"`, "content/pl/index.md"},
+			[]string{"assets/islands/Hello.jsx:3:", "boom x", `island Hello`, "content/pl/index.md"},
 		},
 	}
 	for _, tt := range tests {
@@ -134,8 +135,84 @@ func TestIslandLoopOnEveryPage(t *testing.T) {
 	if err == nil {
 		t.Fatal("build succeeded")
 	}
-	re := regexp.MustCompile(`^templates/layouts/island.html:1:\d+: island "Hello" \(dict "n" \.Page\.Title\) "load": island "Hello": assets/islands/Hello.jsx:3:\d+: island Hello: stopped: one server render took longer than the limit of 250ms; its other renders were skipped \(hint: an endless loop\? islands.renderTimeout in site.yaml raises the limit\) \(rendering content/pl/\S+\.md and \d+ more pages\)$`)
+	re := regexp.MustCompile(`^assets/islands/Hello.jsx:3:\d+: island Hello: stopped: one server render took longer than the limit of 250ms; its other renders were skipped \(hint: an endless loop\? islands.renderTimeout in site.yaml raises the limit\) \(rendering \d+ pages, the first content/pl/\S+\.md\)$`)
 	if !re.MatchString(err.Error()) {
 		t.Errorf("error:\n%v\nwant one line matching\n%s", err, re)
+	}
+}
+
+// TestIslandsRecordedByRendering: the islands a page hydrates are the ones
+// its templates rendered, not whatever in the HTML looks like one. A page
+// whose Markdown holds island-like markup loads no scripts.
+func TestIslandsRecordedByRendering(t *testing.T) {
+	src := islandSite(t, `{{ define "main" }}<h1>x</h1>{{ island "Hello" (dict "name" "Ala") "load" }}{{ end }}`, helloJSX)
+	fake := "---\nid: fake\ntitle: Udawana\ndescription: Wygląda jak wyspa.\n---\n" +
+		`<sg-island data-island="Hello" data-directive="load" data-chunk="Hello-X.js"></sg-island>` + "\n"
+	if err := os.WriteFile(filepath.Join(src, "content/pl/fake.md"), []byte(fake), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "public")
+	if _, err := Run(context.Background(), Options{Source: src, Out: out, Minify: true}); err != nil {
+		t.Fatal(err)
+	}
+	page, _ := os.ReadFile(filepath.Join(out, "pl/fake/index.html"))
+	if strings.Contains(string(page), "<script") || strings.Contains(string(page), "modulepreload") {
+		t.Errorf("island-like markup in content made the page load island code:\n%s", page)
+	}
+	home, _ := os.ReadFile(filepath.Join(out, "pl/index.html"))
+	head, _, _ := strings.Cut(string(home), "</head>")
+	if !strings.Contains(head, `rel="modulepreload" href="/_assets/islands/Hello-`) {
+		t.Errorf("a load island's code is preloaded in the script slot:\n%s", head)
+	}
+}
+
+// TestScriptSlot: the script slot is where {{ scripts }} stands in the
+// page; a slot inside partial output (a separate buffer) is refused.
+func TestScriptSlot(t *testing.T) {
+	src := islandSite(t, `{{ define "main" }}{{ partial "partials/s.html" . }}{{ end }}`, helloJSX)
+	if err := os.MkdirAll(filepath.Join(src, "templates/partials"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, "templates/partials/s.html"), []byte(`{{ scripts }}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Run(context.Background(), Options{Source: src, Out: filepath.Join(t.TempDir(), "public")})
+	if err == nil || !strings.Contains(err.Error(), "scripts: call it in base.html") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestMainFromRendering: the <main> part in page data is what rendering
+// wrote inside <main>, found by rendering, not by searching the page (an
+// attribute that mentions <main> earlier must not fool it).
+func TestMainFromRendering(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "site")
+	copyTree(t, fixture, src)
+	base := filepath.Join(src, "templates/base.html")
+	b, err := os.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = []byte(strings.Replace(string(b), "<head>", `<head>
+<meta name="note" content="the <main> element holds the page">`, 1))
+	if err := os.WriteFile(base, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "public")
+	buildFixture(t, src, out)
+	pd, err := os.ReadFile(filepath.Join(out, "page-data/pl/o-nas/kontakt/page-data.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Result struct {
+			Page struct{ HTML string } `json:"page"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(pd, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if h := doc.Result.Page.HTML; !strings.HasPrefix(h, "<h1>Kontakt</h1>") || strings.Contains(h, "element holds") || strings.Contains(h, "</main>") {
+		t.Errorf("page data html = %.200q", h)
 	}
 }

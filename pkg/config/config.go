@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"net/url"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -16,6 +17,11 @@ import (
 	"sitegen/pkg/sitepath"
 	"sitegen/pkg/yamlx"
 )
+
+// cspSourceRE accepts host sources with a scheme: https://host, with an
+// optional leading *. wildcard and port; nothing that could end the header
+// or add a directive.
+var cspSourceRE = regexp.MustCompile(`^https?://(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d+)?$`)
 
 // FileName is the config file at the root of a site.
 const FileName = "site.yaml"
@@ -73,6 +79,50 @@ type Markdown struct {
 // HighlightCode reports whether fenced code is highlighted.
 func (m Markdown) HighlightCode() bool { return m.Highlight == nil || *m.Highlight }
 
+// Icons configures the icon set the icon template function reads.
+type Icons struct {
+	// Dir is the folder of <name>.svg files, relative to the site root
+	// (default assets/icons; an npm icon package works too, e.g.
+	// node_modules/lucide-static/icons).
+	Dir string `yaml:"dir"`
+}
+
+// ErrorPages names the pages served for errors. They stay out of the
+// sitemap and are also written as <id>.html at the root and per locale.
+type ErrorPages struct {
+	NotFound    string `yaml:"notFound"`    // page id, default "404"
+	ServerError string `yaml:"serverError"` // page id, default "500"
+	// Layout is the layout of an error page whose front matter names none
+	// (default: the usual default layout, page).
+	Layout string `yaml:"layout"`
+}
+
+// IDs lists the error page ids.
+func (e ErrorPages) IDs() []string { return []string{e.NotFound, e.ServerError} }
+
+// Is reports whether id is an error page.
+func (e ErrorPages) Is(id string) bool { return id == e.NotFound || id == e.ServerError }
+
+// CSP lists the origins pages may use besides their own, per directive,
+// for third-party scripts such as a tag manager. Form endpoints on other
+// hosts are added to connect-src and form-action by themselves.
+type CSP struct {
+	ScriptSrc  []string `yaml:"scriptSrc"`
+	ImgSrc     []string `yaml:"imgSrc"`
+	ConnectSrc []string `yaml:"connectSrc"`
+	FormAction []string `yaml:"formAction"`
+}
+
+// Origin returns scheme://host of an absolute http(s) URL, or "" for a
+// path on the site itself.
+func Origin(endpoint string) string {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
+
 // Config is site.yaml.
 type Config struct {
 	BaseURL     string            `yaml:"baseURL" sg:"required"`
@@ -82,9 +132,18 @@ type Config struct {
 	Forms       map[string]Form   `yaml:"forms"`
 	Islands     Islands           `yaml:"islands"`
 	Markdown    Markdown          `yaml:"markdown"`
+	Icons       Icons             `yaml:"icons"`
+	// Announcement names the data set (<file>.<key>) of the site-wide
+	// announcement that showAnnouncement judges by its start and end
+	// dates; empty means the site has none.
+	Announcement string     `yaml:"announcement"`
+	ErrorPages   ErrorPages `yaml:"errorPages"`
+	CSP          CSP        `yaml:"csp"`
 
-	// Positions of the legacy path entries, for diagnostics.
-	LegacyPos map[string]diag.Pos `yaml:"-"`
+	// Positions of the legacy path entries and of announcement, for
+	// diagnostics.
+	LegacyPos       map[string]diag.Pos `yaml:"-"`
+	AnnouncementPos diag.Pos            `yaml:"-"`
 }
 
 // DefaultLocale returns the locale marked default.
@@ -132,6 +191,7 @@ func Parse(src []byte) (*Config, error) {
 	root := doc.Content[0]
 	errs.Merge(yamlx.Decode(FileName, root, &c))
 	c.LegacyPos = map[string]diag.Pos{}
+	c.AnnouncementPos = yamlx.Pos(FileName, yamlx.Field(root, "announcement"))
 	if lp := yamlx.Field(root, "legacyPaths"); lp != nil && lp.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(lp.Content); i += 2 {
 			k := lp.Content[i]
@@ -178,6 +238,18 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 		}
 		prefixes[l.Prefix] = true
 	}
+	// A locale declared twice is reported once; the later copies are
+	// dropped, so the build does not read that locale's content twice and
+	// report every page of it as a duplicate.
+	seenCode := map[string]bool{}
+	kept := c.Locales[:0]
+	for _, l := range c.Locales {
+		if !seenCode[l.Code] {
+			seenCode[l.Code] = true
+			kept = append(kept, l)
+		}
+	}
+	c.Locales = kept
 	if len(c.Locales) == 0 && yamlx.Field(root, "locales") != nil {
 		errs.Add(diag.New(at("locales"), "the site needs at least one locale"))
 	}
@@ -191,6 +263,37 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 	default:
 		errs.Addf(yamlx.Pos(FileName, yamlx.Field(yamlx.Field(root, "islands"), "library")),
 			"islands.library must be preact or react, not %q", c.Islands.Library)
+	}
+	if c.Icons.Dir == "" {
+		c.Icons.Dir = "assets/icons"
+	} else if d := path.Clean(c.Icons.Dir); d != c.Icons.Dir || path.IsAbs(d) || strings.HasPrefix(d, "../") || d == ".." {
+		errs.Addf(yamlx.Pos(FileName, yamlx.Field(yamlx.Field(root, "icons"), "dir")),
+			"icons.dir %q must be a clean path inside the site, like node_modules/lucide-static/icons", c.Icons.Dir)
+	}
+	if c.Announcement != "" && !strings.Contains(c.Announcement, ".") {
+		errs.Add(diag.New(at("announcement"), "announcement %q must name a data set as <file>.<key>", c.Announcement).
+			WithHint("like site.announcement, the set announcement in content/<locale>/data/site.yaml"))
+	}
+	cspNode := yamlx.Field(root, "csp")
+	for _, d := range []struct {
+		key  string
+		srcs []string
+	}{{"scriptSrc", c.CSP.ScriptSrc}, {"imgSrc", c.CSP.ImgSrc}, {"connectSrc", c.CSP.ConnectSrc}, {"formAction", c.CSP.FormAction}} {
+		for i, src := range d.srcs {
+			if !cspSourceRE.MatchString(src) {
+				errs.Add(diag.New(yamlx.Pos(FileName, yamlx.Index(yamlx.Field(cspNode, d.key), i)), "csp.%s: %q is not an origin", d.key, src).
+					WithHint("like https://www.googletagmanager.com or https://*.example.com"))
+			}
+		}
+	}
+	if c.ErrorPages.NotFound == "" {
+		c.ErrorPages.NotFound = "404"
+	}
+	if c.ErrorPages.ServerError == "" {
+		c.ErrorPages.ServerError = "500"
+	}
+	if c.ErrorPages.NotFound == c.ErrorPages.ServerError {
+		errs.Addf(at("errorPages"), "errorPages: notFound and serverError must be different pages")
 	}
 	keys := make([]string, 0, len(c.LegacyPaths))
 	for k := range c.LegacyPaths {

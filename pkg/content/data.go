@@ -1,37 +1,27 @@
 package content
 
 import (
-	"reflect"
-	"sort"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
 	"sitegen/pkg/diag"
+	"sitegen/pkg/schema"
 	"sitegen/pkg/yamlx"
 )
 
 // DataSet is one named, typed set of records: "<file>.<key>".
 type DataSet struct {
 	Name string // e.g. "sales.features"
-	Type string // a record type name, e.g. "feature"
-	// Value is a slice of pointers to records (for items) or one pointer (for item).
+	Type string // a record type declared in the site's schema, e.g. "feature"
+	// Value is a []Record (for items) or one Record (for item).
 	Value any
 	Pos   diag.Pos
 }
 
-// RecordTypes lists the record type names in order.
-func RecordTypes() []string {
-	names := make([]string, 0, len(recordTypes))
-	for n := range recordTypes {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
-// ParseData parses one data file. base is the file name without extension.
-func ParseData(file, base string, src []byte) ([]*DataSet, diag.List) {
+// ParseData parses one data file against the site's schema. base is the file
+// name without extension.
+func ParseData(sch *schema.Schema, file, base string, src []byte) ([]*DataSet, diag.List) {
 	var errs diag.List
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
@@ -49,7 +39,7 @@ func ParseData(file, base string, src []byte) ([]*DataSet, diag.List) {
 	var sets []*DataSet
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		key, body := root.Content[i], root.Content[i+1]
-		set, e := parseSet(file, base+"."+key.Value, key, body)
+		set, e := parseSet(sch, file, base+"."+key.Value, key, body)
 		errs.Merge(e)
 		if set != nil {
 			sets = append(sets, set)
@@ -58,7 +48,7 @@ func ParseData(file, base string, src []byte) ([]*DataSet, diag.List) {
 	return sets, errs
 }
 
-func parseSet(file, name string, key, body *yaml.Node) (*DataSet, diag.List) {
+func parseSet(sch *schema.Schema, file, name string, key, body *yaml.Node) (*DataSet, diag.List) {
 	var errs diag.List
 	pos := yamlx.Pos(file, key)
 	if body.Kind != yaml.MappingNode {
@@ -80,13 +70,18 @@ func parseSet(file, name string, key, body *yaml.Node) (*DataSet, diag.List) {
 		}
 	}
 	if typ == nil {
-		errs.Add(diag.New(pos, "data set %q has no type", name).WithHint("one of: %s", strings.Join(RecordTypes(), ", ")))
+		errs.Add(typeHint(sch, diag.New(pos, "data set %q has no type", name)))
 		return nil, errs
 	}
-	newRecord, ok := recordTypes[typ.Value]
+	t, ok := sch.Type(typ.Value)
 	if !ok {
 		d := diag.New(yamlx.Pos(file, typ), "unknown record type %q in data set %q", typ.Value, name)
-		errs.Add(d.WithHint("one of: %s", strings.Join(RecordTypes(), ", ")))
+		if c := yamlx.Closest(typ.Value, sch.TypeNames()); c != "" {
+			d = d.WithHint("did you mean %q?", c)
+			errs.Add(d)
+		} else {
+			errs.Add(typeHint(sch, d))
+		}
 		return nil, errs
 	}
 	set := &DataSet{Name: name, Type: typ.Value, Pos: pos}
@@ -94,26 +89,33 @@ func parseSet(file, name string, key, body *yaml.Node) (*DataSet, diag.List) {
 	case items != nil && item != nil:
 		errs.Add(diag.New(pos, "data set %q has both items and item", name))
 	case item != nil:
-		rec := newRecord()
-		errs.Merge(yamlx.Decode(file, item, rec))
+		rec, e := sch.Decode(file, t, item)
+		errs.Merge(e)
 		set.Value = rec
 	case items != nil:
-		elem := reflect.TypeOf(newRecord())
-		s := reflect.MakeSlice(reflect.SliceOf(elem), 0, len(items.Content))
+		recs := make([]Record, 0, len(items.Content))
 		if items.Tag != "!!null" {
 			if items.Kind != yaml.SequenceNode {
 				errs.Add(diag.New(yamlx.Pos(file, items), "items of data set %q must be a list", name))
 				return nil, errs
 			}
 			for _, n := range items.Content {
-				rec := newRecord()
-				errs.Merge(yamlx.Decode(file, n, rec))
-				s = reflect.Append(s, reflect.ValueOf(rec))
+				rec, e := sch.Decode(file, t, n)
+				errs.Merge(e)
+				recs = append(recs, rec)
 			}
 		}
-		set.Value = s.Interface()
+		set.Value = recs
 	default:
 		errs.Add(diag.New(pos, "data set %q has neither items nor item", name))
 	}
 	return set, errs
+}
+
+func typeHint(sch *schema.Schema, d diag.Diagnostic) diag.Diagnostic {
+	names := sch.TypeNames()
+	if len(names) == 0 {
+		return d.WithHint("the site declares no record types; declare them in %s", schema.FileName)
+	}
+	return d.WithHint("one of: %s (declared in %s)", strings.Join(names, ", "), schema.FileName)
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"sitegen/pkg/sitepath"
+
+	"sitegen/pkg/schema"
 )
 
 // addPageSeeds adds the Markdown pages of testdata/ (fixture sites and the
@@ -89,8 +91,16 @@ func FuzzParseData(f *testing.F) {
 		}
 		return nil
 	})
+	sb, err := os.ReadFile("../../testdata/sites/basic/schema.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	sch, err := schema.Parse("schema.yaml", sb)
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		_, errs := ParseData("content/pl/data/x.yaml", "x", src)
+		_, errs := ParseData(sch, "content/pl/data/x.yaml", "x", src)
 		for _, d := range errs {
 			if d.Pos.File != "content/pl/data/x.yaml" {
 				t.Fatalf("diagnostic without the file: %#v", d)

@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"sitegen/pkg/diag"
+	"sitegen/pkg/schema"
 	"sitegen/pkg/yamlx"
 )
 
@@ -40,6 +41,11 @@ type Options struct {
 	// LazyBodies drops each page's Body once parsed; Page.LoadBody reads it
 	// again (memory bounded by the pages being rendered, not by the site).
 	LazyBodies bool
+	// Schema declares the record types of data sets (schema.yaml).
+	Schema *schema.Schema
+	// Layouts gives, by page id, the layout of a page whose front matter
+	// names none (the error pages' layout from site.yaml).
+	Layouts map[string]string
 }
 
 type job struct {
@@ -91,7 +97,7 @@ func Load(ctx context.Context, fsys fs.FS, opts Options) (*Source, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				parseJob(fsys, jobs[i], &results[i])
+				parseJob(fsys, opts, jobs[i], &results[i])
 				if opts.LazyBodies && results[i].page != nil {
 					results[i].page.dropBody()
 				}
@@ -121,7 +127,7 @@ type result struct {
 
 // parseJob reads and parses one file into r. A panic (a bug) becomes an
 // internal error at the file instead of ending the process.
-func parseJob(fsys fs.FS, j job, r *result) {
+func parseJob(fsys fs.FS, opts Options, j job, r *result) {
 	defer func() {
 		if v := recover(); v != nil {
 			*r = result{}
@@ -136,12 +142,18 @@ func parseJob(fsys fs.FS, j job, r *result) {
 	switch j.kind {
 	case 0:
 		r.page, r.errs = ParsePage(j.file, j.lang, j.rel, src)
+		if pg := r.page; pg != nil {
+			r.errs.Merge(checkParams(opts.Schema, pg))
+			if l, ok := opts.Layouts[pg.ID]; ok && !pg.layoutGiven {
+				pg.Layout = l
+			}
+		}
 	case 1:
 		base := strings.TrimSuffix(strings.TrimSuffix(path.Base(j.rel), ".yaml"), ".yml")
 		if dir := path.Dir(strings.TrimPrefix(j.rel, "data/")); dir != "." {
 			base = strings.ReplaceAll(dir, "/", ".") + "." + base
 		}
-		r.sets, r.errs = ParseData(j.file, base, src)
+		r.sets, r.errs = ParseData(opts.Schema, j.file, base, src)
 	case 2:
 		r.strings, r.errs = parseStrings(j.file, src)
 	}
@@ -168,7 +180,7 @@ func assemble(opts Options, jobs []job, results []result, errs diag.List) (*Sour
 				ids[j.lang] = map[string]*Page{}
 			}
 			if prev, dup := ids[j.lang][p.ID]; dup && p.ID != "" {
-				errs.Add(diag.New(p.Pos, "page id %q is already used by %s", p.ID, prev.File).
+				errs.Add(diag.New(p.Pos, "page id %q is already used", p.ID).WithRelated(prev.Pos, "first used at").
 					WithHint("ids pair translations across locales; within a locale each is unique"))
 				continue
 			}
@@ -177,7 +189,7 @@ func assemble(opts Options, jobs []job, results []result, errs diag.List) (*Sour
 		case r.sets != nil:
 			for _, s := range r.sets {
 				if prev, dup := loc.Data[s.Name]; dup {
-					errs.Addf(s.Pos, "data set %q is already defined at %s", s.Name, prev.Pos)
+					errs.Add(diag.New(s.Pos, "data set %q is already defined", s.Name).WithRelated(prev.Pos, "first defined at"))
 					continue
 				}
 				loc.Data[s.Name] = s

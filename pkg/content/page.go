@@ -3,13 +3,13 @@ package content
 import (
 	"bytes"
 	"fmt"
-	"path"
 	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
 	"sitegen/pkg/diag"
+	"sitegen/pkg/schema"
 	"sitegen/pkg/sitepath"
 	"sitegen/pkg/yamlx"
 )
@@ -38,6 +38,9 @@ type Page struct {
 	Body     []byte   `yaml:"-"` // nil after Load with LazyBodies: see LoadBody
 	BodyLine int      `yaml:"-"` // line number of the first body line
 	lazy     *bodyRef
+
+	paramsNode  *yaml.Node // for checking params against the site's schema
+	layoutGiven bool
 }
 
 // Path returns the page's path below its locale prefix ("" for the home).
@@ -54,6 +57,8 @@ type Section struct {
 
 	Pos     diag.Pos `yaml:"-"`
 	DataPos diag.Pos `yaml:"-"`
+
+	paramsNode *yaml.Node
 }
 
 // Alias is a path that redirects to the page.
@@ -64,11 +69,11 @@ type Alias struct {
 
 // DecodeNode implements yamlx.NodeDecoder.
 func (a *Alias) DecodeNode(file string, n *yaml.Node) error {
-	var err error
-	a.Path, a.Pos, err = scalar(file, n)
-	if err != nil {
-		return err
+	a.Pos = yamlx.Pos(file, n)
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("alias must be text, got a list or mapping")
 	}
+	a.Path = n.Value
 	if err := sitepath.Check(a.Path); err != nil {
 		return fmt.Errorf("alias %q %v; it must be a clean absolute site path like /solutions/sales", a.Path, err)
 	}
@@ -141,18 +146,18 @@ func ParsePage(file, lang, rel string, src []byte) (*Page, diag.List) {
 				WithHint("rename the file or set slug: in the front matter"))
 		}
 	} else if *p.Slug != "" && !slugRE.MatchString(*p.Slug) {
+		// One error per slug: slugRE admits only clean paths (no empty,
+		// "." or ".." segment, no slash at either end).
 		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "slug")), "slug %q must be lower-case path segments without leading or trailing slash", *p.Slug).
 			WithHint("like rozwiazania/sprzedaz"))
 	}
 	if p.SlugPos.File == "" {
 		p.SlugPos = yamlx.Pos(file, yamlx.Field(root, "slug"))
 	}
-	if p.Slug != nil && path.Clean("/"+*p.Slug) != "/"+*p.Slug && *p.Slug != "" {
-		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "slug")), "slug %q is not a clean path", *p.Slug))
-	}
 	if p.Date != "" && !dateRE.MatchString(p.Date) {
 		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "date")), "date %q must be YYYY-MM-DD or an RFC 3339 time", p.Date))
 	}
+	p.layoutGiven = p.Layout != ""
 	if p.Layout == "" {
 		p.Layout = "page"
 	}
@@ -161,9 +166,40 @@ func ParsePage(file, lang, rel string, src []byte) (*Page, diag.List) {
 			n := yamlx.Index(secs, i)
 			p.Sections[i].Pos = yamlx.Pos(file, n)
 			p.Sections[i].DataPos = yamlx.Pos(file, yamlx.Field(n, "data"))
+			p.Sections[i].paramsNode = yamlx.Field(n, "params")
 		}
 	}
+	p.paramsNode = yamlx.Field(root, "params")
 	return p, errs
+}
+
+func given(n *yaml.Node) bool { return n != nil && n.Tag != "!!null" }
+
+// checkParams decodes the page's params, and those of its sections, against
+// the params the site's schema declares for them (links, files and Markdown
+// in them become checked values). Params the schema does not declare stay
+// free-form.
+func checkParams(sch *schema.Schema, p *Page) diag.List {
+	var errs diag.List
+	if sch == nil {
+		return nil
+	}
+	if sch.Page != nil && given(p.paramsNode) {
+		m, e := sch.DecodeParams(p.File, sch.Page, p.paramsNode)
+		errs.Merge(e)
+		p.Params = m
+	}
+	for i := range p.Sections {
+		s := &p.Sections[i]
+		t, ok := sch.Sections[s.Type]
+		if !ok || !given(s.paramsNode) {
+			continue
+		}
+		m, e := sch.DecodeParams(p.File, t, s.paramsNode)
+		errs.Merge(e)
+		s.Params = m
+	}
+	return errs
 }
 
 func shift(n *yaml.Node, lines int) {

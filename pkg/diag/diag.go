@@ -30,11 +30,21 @@ func (p Pos) String() string {
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
 }
 
-// Diagnostic is one problem found in the user's source tree.
+// Diagnostic is one problem found in the user's source tree. Positions are
+// values: a message never spells out a position, so tools can sort, group
+// and point at them.
 type Diagnostic struct {
 	Pos     Pos
 	Message string
 	Hint    string
+	// Related is a second place the problem involves (where a duplicate was
+	// first defined, the page being rendered), described by RelatedNote;
+	// zero when there is none.
+	Related     Pos
+	RelatedNote string
+	// Line is the text of the source line at Pos, filled by AttachSource;
+	// Pretty shows it with a caret under the column.
+	Line string
 	// Note marks information that is not an error itself, such as a check a
 	// later stage had to skip because of the errors before it.
 	Note bool
@@ -45,6 +55,7 @@ func Notef(pos Pos, format string, args ...any) Diagnostic {
 	return Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...), Note: true}
 }
 
+// Error is the one-line form: file:line:col: message (hint: ...) (note: pos).
 func (d Diagnostic) Error() string {
 	var b strings.Builder
 	if d.Note {
@@ -60,7 +71,23 @@ func (d Diagnostic) Error() string {
 		b.WriteString(d.Hint)
 		b.WriteString(")")
 	}
+	if r := d.Related.String(); r != "" {
+		b.WriteString(" (")
+		if d.RelatedNote != "" {
+			b.WriteString(d.RelatedNote)
+			b.WriteString(" ")
+		}
+		b.WriteString(r)
+		b.WriteString(")")
+	}
 	return b.String()
+}
+
+// WithRelated returns d with a second position and what it is ("first
+// defined at", "rendering").
+func (d Diagnostic) WithRelated(pos Pos, note string) Diagnostic {
+	d.Related, d.RelatedNote = pos, note
+	return d
 }
 
 // New returns a diagnostic at pos.
@@ -122,7 +149,13 @@ func (l List) Sort() List {
 		if a.Pos.Col != b.Pos.Col {
 			return a.Pos.Col < b.Pos.Col
 		}
-		return a.Message < b.Message
+		if a.Message != b.Message {
+			return a.Message < b.Message
+		}
+		if a.Hint != b.Hint {
+			return a.Hint < b.Hint
+		}
+		return a.Related.String()+a.RelatedNote < b.Related.String()+b.RelatedNote
 	})
 	out := l[:0]
 	for i, d := range l {

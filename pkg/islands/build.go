@@ -17,6 +17,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"sitegen/pkg/diag"
+	"sitegen/pkg/esbuildmsg"
 )
 
 //go:embed js/loader.js
@@ -141,6 +142,9 @@ func common(opts Options, root string) api.BuildOptions {
 		Define:          map[string]string{"process.env.NODE_ENV": `"production"`},
 		Charset:         api.CharsetUTF8,
 		LegalComments:   api.LegalCommentsNone,
+		// Paths stay as the site sees them (node_modules may be a symlink),
+		// so the output does not depend on where the real folder lies.
+		PreserveSymlinks: true,
 	}
 }
 
@@ -183,7 +187,7 @@ func buildSSR(opts Options, names []string, target string) (js, smap []byte, err
 		bo.Target = api.ES2020
 	}
 	res := api.Build(bo)
-	if err := esbuildErrors(res.Errors); err != nil {
+	if err := esbuildmsg.Err(bo.AbsWorkingDir, res.Errors); err != nil {
 		return nil, nil, err
 	}
 	for _, f := range res.OutputFiles {
@@ -236,7 +240,7 @@ func buildClient(opts Options, names []string, b *Bundle) error {
 		bo.MinifyWhitespace, bo.MinifyIdentifiers, bo.MinifySyntax = true, true, true
 	}
 	res := api.Build(bo)
-	if err := esbuildErrors(res.Errors); err != nil {
+	if err := esbuildmsg.Err(bo.AbsWorkingDir, res.Errors); err != nil {
 		return err
 	}
 	var meta metafile
@@ -301,28 +305,4 @@ func buildClient(opts Options, names []string, b *Bundle) error {
 		}
 	}
 	return nil
-}
-
-// esbuildErrors converts esbuild messages to diagnostics (file:line:col).
-func esbuildErrors(msgs []api.Message) error {
-	if len(msgs) == 0 {
-		return nil
-	}
-	var l diag.List
-	for _, m := range msgs {
-		d := diag.Diagnostic{Message: m.Text}
-		if m.Location != nil {
-			d.Pos = diag.Pos{File: filepath.ToSlash(m.Location.File), Line: m.Location.Line, Col: m.Location.Column + 1}
-			if m.Location.Suggestion != "" {
-				d.Hint = "did you mean " + strconv.Quote(m.Location.Suggestion) + "?"
-			}
-		}
-		for _, n := range m.Notes {
-			if d.Hint == "" && n.Text != "" {
-				d.Hint = n.Text
-			}
-		}
-		l.Add(d)
-	}
-	return l.Sort()
 }

@@ -55,10 +55,10 @@ func (g *gojaEngine) close() error { return nil }
 type benchCase struct{ name, props, children string }
 
 func benchCases(b *testing.B) (*Bundle, []benchCase) {
-	bun := siteBundle(b)
+	bun := fixtureBundle(b)
 	var cases []benchCase
 	for _, n := range bun.Names() {
-		p, err := os.ReadFile(filepath.Join("testdata", "props", n+".pl.json"))
+		p, err := os.ReadFile(filepath.Join(fixtureRoot, "props", n+".pl.json"))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -66,7 +66,7 @@ func benchCases(b *testing.B) (*Bundle, []benchCase) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		ch, _ := os.ReadFile(filepath.Join("testdata", "props", n+".pl.children.html"))
+		ch, _ := os.ReadFile(filepath.Join(fixtureRoot, "props", n+".pl.children.html"))
 		cases = append(cases, benchCase{n, string(props), strings.TrimSpace(string(ch))})
 	}
 	return bun, cases
@@ -109,7 +109,7 @@ func BenchmarkLoadQuickJS(b *testing.B) { benchLoad(b, newQuickJS) }
 func BenchmarkLoadGoja(b *testing.B)    { benchLoad(b, newGoja) }
 
 func benchLoad(b *testing.B, newEng func([]byte) (engine, error)) {
-	bun := siteBundle(b)
+	bun := fixtureBundle(b)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		e, err := newEng(bun.ssr)

@@ -175,8 +175,9 @@ func (b *Bundle) Close() error {
 	return b.pool.close()
 }
 
-// parseDirective validates a directive and returns its base name and media
-// query (for "media=(query)").
+// parseDirective is the one grammar of hydration directives: it validates a
+// directive and returns its base name and media query (for "media=(query)",
+// the query in parentheses).
 func parseDirective(d string) (base, media string, err error) {
 	switch d {
 	case "load", "idle", "visible", "none":
@@ -186,6 +187,9 @@ func parseDirective(d string) (base, media string, err error) {
 		q = strings.TrimSpace(q)
 		if q == "" {
 			return "", "", fmt.Errorf("directive %q: empty media query", d)
+		}
+		if !strings.HasPrefix(q, "(") || !strings.HasSuffix(q, ")") {
+			return "", "", fmt.Errorf("directive %q: the media query goes in parentheses, like media=(max-width: 960px)", d)
 		}
 		return "media", q, nil
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -18,9 +19,15 @@ import (
 	"sitegen/pkg/diag"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+var update = flag.Bool("update", false, "rewrite testdata/site/golden/*.golden")
 
-const siteRoot = "../.."
+// fixtureRoot is a fixture site with three islands (Counter, Greeting,
+// Panel; Counter and Greeting share lib/text.js). The website's own islands
+// are tested in sitetest.
+const fixtureRoot = "testdata/site"
+
+// repoRoot holds node_modules (preact, react).
+const repoRoot = "../.."
 
 var (
 	sharedOnce   sync.Once
@@ -28,11 +35,11 @@ var (
 	sharedErr    error
 )
 
-// siteBundle builds the site's islands once per test binary.
-func siteBundle(t testing.TB) *Bundle {
+// fixtureBundle builds the fixture's islands once per test binary.
+func fixtureBundle(t testing.TB) *Bundle {
 	t.Helper()
 	sharedOnce.Do(func() {
-		sharedBundle, sharedErr = Build(context.Background(), Options{Root: siteRoot, Minify: true, Workers: 2})
+		sharedBundle, sharedErr = Build(context.Background(), fixtureOptions(t, Options{Minify: true, Workers: 2}))
 	})
 	if sharedErr != nil {
 		t.Fatal(sharedErr)
@@ -40,49 +47,64 @@ func siteBundle(t testing.TB) *Bundle {
 	return sharedBundle
 }
 
+// fixtureOptions completes o to build the fixture site.
+func fixtureOptions(t testing.TB, o Options) Options {
+	o.Root = fixtureRoot
+	o.NodePaths = nodeModules(t)
+	return o
+}
+
 func nodeModules(t testing.TB) []string {
-	abs, err := filepath.Abs(filepath.Join(siteRoot, "node_modules"))
+	abs, err := filepath.Abs(filepath.Join(repoRoot, "node_modules"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return []string{abs}
 }
 
-func readFixture(t *testing.T, name string) []byte {
+func readFixture(t testing.TB, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "props", name))
+	b, err := os.ReadFile(filepath.Join(fixtureRoot, "props", name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
 }
 
-func TestNames(t *testing.T) {
-	b := siteBundle(t)
-	want := []string{"ConsentBanner", "DemoForm", "JobsList", "MobileMenu", "ReportTabs", "RotatingText"}
-	if got := b.Names(); strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Fatalf("Names() = %v, want %v", got, want)
+func readChildren(t testing.TB, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(fixtureRoot, "props", name))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
 	}
-	if !b.Has("DemoForm") || b.Has("LanguageSwitcher") || b.Has("") {
+	return strings.TrimSpace(string(b))
+}
+
+func TestNames(t *testing.T) {
+	b := fixtureBundle(t)
+	want := []string{"Counter", "Greeting", "Panel"}
+	if got := b.Names(); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("Names() = %v, want %v (lib/ holds no islands)", got, want)
+	}
+	if !b.Has("Counter") || b.Has("text") || b.Has("Nope") || b.Has("") {
 		t.Fatal("Has() wrong")
 	}
 }
 
-// TestGolden renders every island on Polish and English props and compares
-// with testdata/<Island>.<lang>.golden (go test -run TestGolden -update).
+// TestGolden renders every fixture island on Polish and English props and
+// compares with testdata/site/golden/<Island>.<lang>.golden
+// (go test -run TestGolden -update).
 func TestGolden(t *testing.T) {
-	b := siteBundle(t)
+	b := fixtureBundle(t)
 	ctx := context.Background()
+	chunk := regexp.MustCompile(`data-chunk="[A-Za-z]+-[A-Z0-9]+\.js"`)
 	for _, name := range b.Names() {
 		for _, lang := range []string{"pl", "en"} {
 			t.Run(name+"."+lang, func(t *testing.T) {
 				props := readFixture(t, name+"."+lang+".json")
-				children, err := os.ReadFile(filepath.Join("testdata", "props", name+"."+lang+".children.html"))
-				if err != nil && !errors.Is(err, os.ErrNotExist) {
-					t.Fatal(err)
-				}
+				children := readChildren(t, name+"."+lang+".children.html")
 				render := func() string {
-					html, hydrated, err := b.Render(ctx, name, props, "visible", strings.TrimSpace(string(children)))
+					html, hydrated, err := b.Render(ctx, name, props, "visible", children)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -90,11 +112,11 @@ func TestGolden(t *testing.T) {
 						t.Fatal("visible island not hydrated")
 					}
 					// The chunk hash changes with any island's code: keep goldens stable.
-					got := regexp.MustCompile(`data-chunk="[A-Za-z]+-[A-Z0-9]+\.js"`).ReplaceAllString(html, `data-chunk="`+name+`-HASH.js"`)
+					got := chunk.ReplaceAllString(html, `data-chunk="`+name+`-HASH.js"`)
 					return strings.ReplaceAll(got, "><", ">\n<") + "\n"
 				}
 				got := render()
-				golden := filepath.Join("testdata", name+"."+lang+".golden")
+				golden := filepath.Join(fixtureRoot, "golden", name+"."+lang+".golden")
 				if *update {
 					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 						t.Fatal(err)
@@ -118,10 +140,11 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestIslandContracts checks the parts of the markup the spec requires,
-// independently of the goldens.
+// TestIslandContracts checks what the engine must produce around and inside
+// an island, independently of the goldens: the wrapper, SSR of state and
+// props, children kept verbatim, props for hydration.
 func TestIslandContracts(t *testing.T) {
-	b := siteBundle(t)
+	b := fixtureBundle(t)
 	ctx := context.Background()
 	render := func(name, fixture, children string) string {
 		t.Helper()
@@ -131,57 +154,38 @@ func TestIslandContracts(t *testing.T) {
 		}
 		return h
 	}
-	form := render("DemoForm", "DemoForm.pl.json", "")
+	counter := render("Counter", "Counter.pl.json", "")
 	for _, want := range []string{
-		`<form id="demo-form"`, `method="post"`, `action="/api/demo"`,
-		`<label for="demo-form-name" class="demo-form__label">Imię`, `class="demo-form__label">Nazwa firmy`,
-		`name="email" type="email"`, `autocomplete="tel"`, `required`,
-		`<input type="hidden" name="lang" value="pl"/>`, `<input type="hidden" name="redirect" value="/pl/podziekowanie/"/>`,
-		`name="website"`, `tabindex="-1"`, `autocomplete="off"`,
-		`type="checkbox" name="consentContact"`, `type="checkbox" name="consentPrivacy"`,
-		`aria-hidden="true" class="demo-form__required"> *`, `role="status"`, `Administratorem danych`,
+		`<sg-island data-island="Counter" data-directive="load" data-chunk="Counter-`,
+		`<p class="counter"><button type="button">Dodaj</button> <output aria-live="polite">1 sztuka</output></p>`,
+		`</p></sg-island><script type="application/json" data-sg-props>{"label":"Dodaj","start":1,"unit":["sztuka","sztuk"]}</script>`,
 	} {
-		if !strings.Contains(form, want) {
-			t.Errorf("DemoForm: missing %q in\n%s", want, form)
+		if !strings.Contains(counter, want) {
+			t.Errorf("Counter: missing %q in\n%s", want, counter)
 		}
 	}
-	if n := strings.Count(form, `<span aria-hidden="true" class="demo-form__required"> *</span>`); n != 5 {
-		t.Errorf("DemoForm: %d required marks, want 5 (3 fields + 2 consents)", n)
+	if strings.Contains(counter, "counter--enhanced") {
+		t.Errorf("Counter: effects ran during SSR:\n%s", counter)
 	}
-	rot := render("RotatingText", "RotatingText.pl.json", "")
-	for _, want := range []string{`Chatbot dla`, `aria-hidden="true" class="rotating-text__item">sprzedaży<`, `<li>rekrutacji</li>`} {
-		if !strings.Contains(rot, want) {
-			t.Errorf("RotatingText: missing %q in\n%s", want, rot)
+	greet := render("Greeting", "Greeting.en.json", "")
+	for _, want := range []string{`<p class="greeting">Welcome to <ul class="greeting__items"><li>the shop</li><li>the store &amp; &lt;warehouse></li></ul></p>`} {
+		if !strings.Contains(greet, want) {
+			t.Errorf("Greeting: missing %q in\n%s", want, greet)
 		}
 	}
-	tabs := render("ReportTabs", "ReportTabs.en.json", `<div id="reports-ebi" class="report-panel">EBI</div>`)
-	for _, want := range []string{`<a href="#reports-ebi" class="report-tabs__tab">EBI reports</a>`, `data-sg-children`, `<div id="reports-ebi" class="report-panel">EBI</div>`} {
-		if !strings.Contains(tabs, want) {
-			t.Errorf("ReportTabs: missing %q in\n%s", want, tabs)
+	kids := `<div id="r1" class="x">R&amp;D <b>1</b></div>`
+	panel := render("Panel", "Panel.en.json", kids)
+	for _, want := range []string{`<h2 class="panel__title">Reports</h2>`, `data-sg-children`, kids} {
+		if !strings.Contains(panel, want) {
+			t.Errorf("Panel: missing %q in\n%s", want, panel)
 		}
-	}
-	jobs := render("JobsList", "JobsList.pl.json", "")
-	for _, want := range []string{`<details id="job-frontend-dev" class="jobs-list__job">`, `href="mailto:praca@example.com?subject=Frontend%20Developer"`, `Zakres obowiązków`} {
-		if !strings.Contains(jobs, want) {
-			t.Errorf("JobsList: missing %q in\n%s", want, jobs)
-		}
-	}
-	menu := render("MobileMenu", "MobileMenu.pl.json", "")
-	for _, want := range []string{`<details class="mobile-menu">`, `<summary class="mobile-menu__toggle">`, `aria-current="page"`} {
-		if !strings.Contains(menu, want) {
-			t.Errorf("MobileMenu: missing %q in\n%s", want, menu)
-		}
-	}
-	consent := render("ConsentBanner", "ConsentBanner.en.json", "")
-	if !strings.Contains(consent, `<section aria-labelledby="consent-banner-title" hidden class="consent-banner">`) {
-		t.Errorf("ConsentBanner: not hidden in SSR:\n%s", consent)
 	}
 }
 
 func TestPropsEscaping(t *testing.T) {
-	b := siteBundle(t)
+	b := fixtureBundle(t)
 	props := []byte(`{"prefix":"</script><script>alert(1)</script><!--","items":["a\u2028b","c` + "\u2029" + `d & <e>"]}`)
-	html, hydrated, err := b.Render(context.Background(), "RotatingText", props, "load", "")
+	html, hydrated, err := b.Render(context.Background(), "Greeting", props, "load", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,31 +220,31 @@ func TestPropsEscaping(t *testing.T) {
 }
 
 func TestDirectives(t *testing.T) {
-	b := siteBundle(t)
+	b := fixtureBundle(t)
 	ctx := context.Background()
-	props := readFixture(t, "RotatingText.en.json")
+	props := readFixture(t, "Greeting.en.json")
 	for _, d := range []string{"load", "idle", "visible", "media=(min-width: 40em)"} {
-		html, hydrated, err := b.Render(ctx, "RotatingText", props, d, "")
+		html, hydrated, err := b.Render(ctx, "Greeting", props, d, "")
 		if err != nil || !hydrated {
 			t.Fatalf("%s: hydrated=%v err=%v", d, hydrated, err)
 		}
-		if !strings.Contains(html, `data-chunk="RotatingText-`) || !strings.Contains(html, "data-sg-props") {
+		if !strings.Contains(html, `data-chunk="Greeting-`) || !strings.Contains(html, "data-sg-props") {
 			t.Errorf("%s: no chunk/props: %s", d, html)
 		}
 	}
-	html, _, _ := b.Render(ctx, "RotatingText", props, "media=(min-width: 40em)", "")
+	html, _, _ := b.Render(ctx, "Greeting", props, "media=(min-width: 40em)", "")
 	if !strings.Contains(html, `data-directive="media" data-media="(min-width: 40em)"`) {
 		t.Errorf("media directive: %s", html)
 	}
-	html, hydrated, err := b.Render(ctx, "RotatingText", props, "none", "")
+	html, hydrated, err := b.Render(ctx, "Greeting", props, "none", "")
 	if err != nil || hydrated {
 		t.Fatalf("none: hydrated=%v err=%v", hydrated, err)
 	}
 	if strings.Contains(html, "data-chunk") || strings.Contains(html, "<script") {
 		t.Errorf("none loads code: %s", html)
 	}
-	for _, d := range []string{"", "eager", "media=", "visible "} {
-		_, _, err := b.Render(ctx, "RotatingText", props, d, "")
+	for _, d := range []string{"", "eager", "media=", "visible ", "media=max-width: 9px"} {
+		_, _, err := b.Render(ctx, "Greeting", props, d, "")
 		var dg diag.Diagnostic
 		if !errors.As(err, &dg) || !strings.Contains(err.Error(), "directive") {
 			t.Errorf("directive %q: err = %v, want a directive diagnostic", d, err)
@@ -249,37 +253,37 @@ func TestDirectives(t *testing.T) {
 	if _, _, err := b.Render(ctx, "Nope", props, "load", ""); err == nil || !strings.Contains(err.Error(), `unknown island "Nope"`) {
 		t.Errorf("unknown island: %v", err)
 	}
-	if _, _, err := b.Render(ctx, "RotatingText", []byte(`{"items":`), "load", ""); err == nil {
+	if _, _, err := b.Render(ctx, "Greeting", []byte(`{"items":`), "load", ""); err == nil {
 		t.Error("invalid props JSON accepted")
 	}
 }
 
 func TestScriptsAndPreloads(t *testing.T) {
-	b := siteBundle(t)
+	b := fixtureBundle(t)
 	if s := b.Scripts(nil); len(s) != 0 {
 		t.Errorf("Scripts(nil) = %v, want none", s)
 	}
 	if s := b.ModulePreloads(nil); len(s) != 0 {
 		t.Errorf("ModulePreloads(nil) = %v", s)
 	}
-	s := b.Scripts([]string{"DemoForm", "RotatingText"})
+	s := b.Scripts([]string{"Counter", "Greeting"})
 	if len(s) != 1 || !regexp.MustCompile(`^/_assets/islands/loader-[A-Z0-9]+\.js$`).MatchString(s[0]) {
 		t.Errorf("Scripts = %v", s)
 	}
-	p := b.ModulePreloads([]string{"RotatingText", "DemoForm"})
+	p := b.ModulePreloads([]string{"Greeting", "Counter"})
 	if !sort.StringsAreSorted(p) {
 		t.Errorf("ModulePreloads not sorted: %v", p)
 	}
 	files := b.ClientFiles()
-	has := func(prefix string) bool {
-		for _, u := range p {
+	has := func(urls []string, prefix string) bool {
+		for _, u := range urls {
 			if strings.HasPrefix(u, prefix) {
 				return true
 			}
 		}
 		return false
 	}
-	if !has("/_assets/islands/DemoForm-") || !has("/_assets/islands/RotatingText-") || has("/_assets/islands/JobsList-") || has("/_assets/islands/loader-") {
+	if !has(p, "/_assets/islands/Counter-") || !has(p, "/_assets/islands/Greeting-") || has(p, "/_assets/islands/Panel-") || has(p, "/_assets/islands/loader-") {
 		t.Errorf("ModulePreloads = %v", p)
 	}
 	for _, u := range append(s, p...) {
@@ -287,18 +291,27 @@ func TestScriptsAndPreloads(t *testing.T) {
 			t.Errorf("%s is not a client file", u)
 		}
 	}
-	// Every chunk a page needs is preloaded: the static import closure.
-	only := b.ModulePreloads([]string{"JobsList"})
-	for _, u := range only {
-		if strings.Contains(u, "DemoForm") {
-			t.Errorf("JobsList page preloads %s", u)
+	// Every chunk a page needs is preloaded (the static import closure), and
+	// no other: the chunk of lib/text.js, shared by Counter and Greeting, is
+	// preloaded on a Counter page and not on a Panel page.
+	counter, panel := b.ModulePreloads([]string{"Counter"}), b.ModulePreloads([]string{"Panel"})
+	var shared []string
+	for _, u := range counter {
+		if !strings.HasPrefix(u, "/_assets/islands/Counter-") && !slices.Contains(panel, u) {
+			shared = append(shared, u)
 		}
+	}
+	if len(shared) != 1 || !slices.Contains(b.ModulePreloads([]string{"Greeting"}), shared[0]) {
+		t.Errorf("Counter page preloads %v beyond Panel's %v; want exactly the chunk shared with Greeting", shared, panel)
+	}
+	if has(panel, "/_assets/islands/Counter-") || has(panel, "/_assets/islands/Greeting-") {
+		t.Errorf("Panel page preloads %v", panel)
 	}
 }
 
 func TestDeterministicBuild(t *testing.T) {
-	a := siteBundle(t)
-	b, err := Build(context.Background(), Options{Root: siteRoot, Minify: true, Workers: 1})
+	a := fixtureBundle(t)
+	b, err := Build(context.Background(), fixtureOptions(t, Options{Minify: true, Workers: 1}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,10 +436,11 @@ func TestRenderCache(t *testing.T) {
 	}
 }
 
-// TestSizeBudget: the contact page's islands (loader + DemoForm + RotatingText
-// and their chunks) must stay within 15 KB gzip.
+// TestSizeBudget: what a page with one fixture island loads (the loader, the
+// Preact runtime, hooks where used, and the island's chunks) stays within
+// 10 KB gzip (Counter, with hooks, measured 8.6 KB).
 func TestSizeBudget(t *testing.T) {
-	b := siteBundle(t)
+	b := fixtureBundle(t)
 	files := b.ClientFiles()
 	gz := func(url string) int {
 		data, ok := files[strings.TrimPrefix(url, "/")]
@@ -445,16 +459,10 @@ func TestSizeBudget(t *testing.T) {
 		for _, u := range append(b.Scripts([]string{n}), b.ModulePreloads([]string{n})...) {
 			total += gz(u)
 		}
-		t.Logf("%-14s entry %5d B gzip, with loader and shared chunks %5d B gzip", n, own, total)
-	}
-	page := []string{"DemoForm", "RotatingText"}
-	total := 0
-	for _, u := range append(b.Scripts(page), b.ModulePreloads(page)...) {
-		total += gz(u)
-	}
-	t.Logf("contact page (loader + DemoForm + RotatingText): %d B gzip", total)
-	if total > 15*1024 {
-		t.Errorf("contact page islands: %d B gzip > 15 KB budget", total)
+		t.Logf("%-8s entry %5d B gzip, with loader and shared chunks %5d B gzip", n, own, total)
+		if total > 10*1024 {
+			t.Errorf("%s page islands: %d B gzip > 10 KB budget", n, total)
+		}
 	}
 }
 

@@ -16,7 +16,7 @@ func TestReactLibrary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("React build is slow-ish")
 	}
-	b, err := Build(context.Background(), Options{Root: siteRoot, Library: "react", Minify: true, Workers: 1})
+	b, err := Build(context.Background(), fixtureOptions(t, Options{Library: "react", Minify: true, Workers: 1}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,9 +31,9 @@ func TestReactLibrary(t *testing.T) {
 			t.Errorf("%s: %s", name, html)
 		}
 	}
-	form, _, _ := b.Render(ctx, "DemoForm", readFixture(t, "DemoForm.en.json"), "load", "")
-	if !strings.Contains(form, `<form id="demo-form" class="demo-form"`) || !strings.Contains(form, `action="/api/demo" method="post"`) {
-		t.Errorf("React DemoForm: %s", form)
+	counter, _, _ := b.Render(ctx, "Counter", readFixture(t, "Counter.en.json"), "load", "")
+	if !strings.Contains(counter, `<output aria-live="polite">0<!-- --> <!-- -->items</output>`) {
+		t.Errorf("React Counter: %s", counter)
 	}
 	if strings.Contains(string(b.ssr), "preact") {
 		t.Error("React SSR bundle contains Preact")
@@ -50,7 +50,7 @@ func TestReactLibrary(t *testing.T) {
 	if loader == nil {
 		t.Fatal("no loader")
 	}
-	shared := b.ModulePreloads([]string{"DemoForm"})
+	shared := b.ModulePreloads([]string{"Counter"})
 	found := false
 	for _, u := range shared {
 		if strings.Contains(string(b.ClientFiles()[strings.TrimPrefix(u, "/")]), "hydrateRoot") {
@@ -79,7 +79,7 @@ func TestReactThrowing(t *testing.T) {
 }
 
 func TestUnknownLibrary(t *testing.T) {
-	if _, err := Build(context.Background(), Options{Root: siteRoot, Library: "vue"}); err == nil || !strings.Contains(err.Error(), `unknown library "vue"`) {
+	if _, err := Build(context.Background(), Options{Root: fixtureRoot, Library: "vue"}); err == nil || !strings.Contains(err.Error(), `unknown library "vue"`) {
 		t.Fatalf("err = %v", err)
 	}
 }

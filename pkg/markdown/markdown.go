@@ -63,7 +63,9 @@ func New(opts Options) *Converter {
 // Source is Markdown with where it came from.
 type Source struct {
 	Text []byte
-	Pos  diag.Pos // position of the first line
+	Pos  diag.Pos // position of the first character; Col 0 when columns cannot be told
+	// Images, when set, is offered every image first (see ImageHook).
+	Images ImageHook
 }
 
 type linkErrors struct {
@@ -83,6 +85,19 @@ func (c *Converter) Block(src Source, resolve Resolver) (string, diag.List) {
 		errs.list.Add(diag.New(src.Pos, "markdown: %v", err))
 	}
 	return buf.String(), errs.list
+}
+
+// CheckLinks parses src and passes every link and image destination through
+// resolve, as rendering does (reference-style links included, since the
+// parser resolves them to links), without rendering. A link that fails is a
+// diagnostic at its own position.
+func (c *Converter) CheckLinks(src Source, resolve Resolver) diag.List {
+	errs := &linkErrors{}
+	pc := parser.NewContext(parser.WithIDs(newIDs()))
+	pc.Set(resolverKey, resolve)
+	pc.Set(errsKey, &sourceInfo{src: src, errs: errs})
+	c.md.Parser().Parse(text.NewReader(src.Text), parser.WithContext(pc))
+	return errs.list
 }
 
 // Inline converts a short text to HTML without the wrapping paragraph.
@@ -118,6 +133,21 @@ func (linkTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 		case *ast.Link:
 			dest = &l.Destination
 		case *ast.Image:
+			if info.src.Images != nil {
+				html, ok, err := info.src.Images(string(l.Destination), imageAlt(l, source), string(l.Title))
+				if ok || err != nil {
+					if err != nil {
+						info.errs.mu.Lock()
+						info.errs.list.Add(diag.Diagnostic{Pos: imagePos(info.src.Pos, source, l), Message: err.Error()})
+						info.errs.mu.Unlock()
+						return ast.WalkSkipChildren, nil
+					}
+					s := ast.NewString([]byte(html))
+					s.SetCode(true) // written as is
+					l.Parent().ReplaceChild(l.Parent(), l, s)
+					return ast.WalkSkipChildren, nil
+				}
+			}
 			dest = &l.Destination
 		case *ast.AutoLink:
 			return ast.WalkSkipChildren, nil
@@ -129,7 +159,14 @@ func (linkTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 			pos := info.src.Pos
 			if off := firstOffset(n); off >= 0 {
 				pos.Line += bytes.Count(source[:off], []byte("\n"))
-				pos.Col = off - bytes.LastIndexByte(source[:off], '\n')
+				switch nl := bytes.LastIndexByte(source[:off], '\n'); {
+				case pos.Col == 0:
+					// Columns unknown (an indented YAML block): lines only.
+				case nl >= 0:
+					pos.Col = off - nl
+				default:
+					pos.Col += off // on the first line, which may start mid-line (a YAML value)
+				}
 			}
 			d := diag.Diagnostic{Pos: pos, Message: fmt.Sprintf("link %q: %v", string(*dest), err)}
 			if dg, ok := err.(diag.Diagnostic); ok {
@@ -157,7 +194,10 @@ func firstOffset(n ast.Node) int {
 		return ast.WalkContinue, nil
 	})
 	if off > 0 {
-		off-- // the '[' or '!' before the text
+		off-- // the '[' before the text
+	}
+	if _, ok := n.(*ast.Image); ok && off > 0 {
+		off-- // and the '!' before that
 	}
 	return off
 }
@@ -203,3 +243,38 @@ func (g *ids) Generate(value []byte, kind ast.NodeKind) []byte {
 }
 
 func (g *ids) Put(value []byte) { g.seen[string(value)]++ }
+
+// ImageHook renders a Markdown image ![alt](dest "title") itself: ok false
+// leaves it to the default <img>; an error is reported at the image.
+type ImageHook func(dest, alt, title string) (html string, ok bool, err error)
+
+// imageAlt is the plain text of an image's description.
+func imageAlt(n *ast.Image, source []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, ok := c.(*ast.Text); ok && entering {
+			b.Write(t.Segment.Value(source))
+			if t.SoftLineBreak() {
+				b.WriteByte(' ')
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}
+
+// imagePos is where an image stands: at its description, or (when it has
+// none) at the first occurrence of its destination.
+func imagePos(pos diag.Pos, source []byte, n *ast.Image) diag.Pos {
+	off := firstOffset(n)
+	if off < 0 {
+		if i := bytes.Index(source, append([]byte("]("), n.Destination...)); i >= 0 {
+			off = bytes.LastIndex(source[:i], []byte("!["))
+		}
+	}
+	if off >= 0 {
+		pos.Line += bytes.Count(source[:off], []byte("\n"))
+		pos.Col = off - bytes.LastIndexByte(source[:off], '\n')
+	}
+	return pos
+}

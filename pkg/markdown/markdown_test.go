@@ -58,3 +58,29 @@ func TestNoHighlight(t *testing.T) {
 		t.Errorf("got %q, want %q", out, want)
 	}
 }
+
+// TestCheckLinks: links are checked on the syntax tree with the resolver
+// rendering uses, reference-style ones too, each at its own position; text
+// that merely looks like a link (code) is not a link.
+func TestCheckLinks(t *testing.T) {
+	c := New(Options{})
+	src := Source{Text: []byte("see [a](ref:bad) and `[x](ref:code)`\nthen [b][r] and ![i](/missing.png)\n\n[r]: ref:bad2\n"), Pos: diag.Pos{File: "f.yaml", Line: 3, Col: 11}}
+	errs := c.CheckLinks(src, func(dest string) (string, error) {
+		if strings.HasPrefix(dest, "ref:bad") || dest == "/missing.png" {
+			return "", errors.New("unknown")
+		}
+		return dest, nil
+	})
+	var got []string
+	for _, d := range errs.Sort() {
+		got = append(got, d.Pos.String()+" "+d.Message)
+	}
+	want := []string{
+		`f.yaml:3:15 link "ref:bad": unknown`,
+		`f.yaml:4:6 link "ref:bad2": unknown`,
+		`f.yaml:4:17 link "/missing.png": unknown`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

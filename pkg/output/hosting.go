@@ -28,24 +28,22 @@ type HeaderRule struct {
 	Headers []Header
 }
 
-// CSP allows no inline script: islands and the runtime are files.
-const CSP = "default-src 'self'; script-src 'self' https://www.googletagmanager.com; style-src 'self' 'unsafe-inline'; " +
-	"img-src 'self' data: https://www.googletagmanager.com https://www.google-analytics.com; " +
-	"connect-src 'self' https://www.google-analytics.com https://*.google-analytics.com; " +
-	"frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
-
-// HeaderRules: security headers everywhere, long caching for fingerprinted
+// HeaderRules is the table for a site with this CSP (derived from its
+// configuration; it allows no inline script: islands and the runtime are
+// files): security headers everywhere, long caching for fingerprinted
 // assets, revalidation for page data and the service worker.
-var HeaderRules = []HeaderRule{
-	{"/*", []Header{
-		{"X-Content-Type-Options", "nosniff"},
-		{"Referrer-Policy", "strict-origin-when-cross-origin"},
-		{"Permissions-Policy", "camera=(), microphone=(), geolocation=()"},
-		{"Content-Security-Policy", CSP},
-	}},
-	{"/_assets/*", []Header{{"Cache-Control", "public, max-age=31536000, immutable"}}},
-	{"/page-data/*", []Header{{"Cache-Control", "public, max-age=0, must-revalidate"}}},
-	{"/sw.js", []Header{{"Cache-Control", "public, max-age=0, must-revalidate"}}},
+func HeaderRules(csp CSP) []HeaderRule {
+	return []HeaderRule{
+		{"/*", []Header{
+			{"X-Content-Type-Options", "nosniff"},
+			{"Referrer-Policy", "strict-origin-when-cross-origin"},
+			{"Permissions-Policy", "camera=(), microphone=(), geolocation=()"},
+			{"Content-Security-Policy", csp.String()},
+		}},
+		{"/_assets/*", []Header{{"Cache-Control", "public, max-age=31536000, immutable"}}},
+		{"/page-data/*", []Header{{"Cache-Control", "public, max-age=0, must-revalidate"}}},
+		{"/sw.js", []Header{{"Cache-Control", "public, max-age=0, must-revalidate"}}},
+	}
 }
 
 // Unpublished are files of the output tree that are instructions for the
@@ -65,9 +63,9 @@ func (r HeaderRule) Matches(p string) bool {
 
 // HeadersFor returns the headers every matching rule sets on path p, in
 // table order.
-func HeadersFor(p string) []Header {
+func HeadersFor(rules []HeaderRule, p string) []Header {
 	var out []Header
-	for _, r := range HeaderRules {
+	for _, r := range rules {
 		if r.Matches(p) {
 			out = append(out, r.Headers...)
 		}
@@ -76,9 +74,9 @@ func HeadersFor(p string) []Header {
 }
 
 // Headers returns the _headers file.
-func Headers() []byte {
+func Headers(rules []HeaderRule) []byte {
 	var b strings.Builder
-	for _, r := range HeaderRules {
+	for _, r := range rules {
 		b.WriteString(r.Pattern + "\n")
 		for _, h := range r.Headers {
 			fmt.Fprintf(&b, "  %s: %s\n", h.Name, h.Value)
@@ -214,7 +212,7 @@ func Redirects(rs []route.Redirect, nf []NotFound) ([]byte, error) {
 // the 404 page of each locale and the headers of HeaderRules. nginx applies
 // the add_header lines of one location only, so each location repeats every
 // header that applies to its paths.
-func Nginx(version string, rs []route.Redirect, nf []NotFound) ([]byte, error) {
+func Nginx(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFound) ([]byte, error) {
 	rules, err := redirectRules(rs)
 	if err != nil {
 		return nil, err
@@ -223,7 +221,7 @@ func Nginx(version string, rs []route.Redirect, nf []NotFound) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range HeaderRules {
+	for _, r := range headers {
 		if err := CheckRulePath(strings.TrimSuffix(r.Pattern, "*")); err != nil {
 			return nil, fmt.Errorf("header rule %s: %w", r.Pattern, err)
 		}
@@ -247,7 +245,7 @@ func Nginx(version string, rs []route.Redirect, nf []NotFound) ([]byte, error) {
 	// rules whose prefix covers it.
 	headersOf := func(match, p string) []Header {
 		var hs []Header
-		for _, r := range HeaderRules {
+		for _, r := range headers {
 			prefix, splat := strings.CutSuffix(r.Pattern, "*")
 			if match == "=" && r.Matches(p) || match != "=" && splat && strings.HasPrefix(p, prefix) {
 				hs = append(hs, r.Headers...)
@@ -301,7 +299,7 @@ func Nginx(version string, rs []route.Redirect, nf []NotFound) ([]byte, error) {
 		location("=", u, "return 404;")
 	}
 	prefixes := map[string]bool{"/": true}
-	for _, r := range HeaderRules {
+	for _, r := range headers {
 		if prefix, ok := strings.CutSuffix(r.Pattern, "*"); ok && !prefixes[prefix] {
 			prefixes[prefix] = true
 			location("^~", prefix, notFoundLine(notFoundOf(prefix), notFoundOf("/"))...)
@@ -313,7 +311,7 @@ func Nginx(version string, rs []route.Redirect, nf []NotFound) ([]byte, error) {
 			location("^~", n.Prefix+"/", notFoundLine(n.Page, notFoundOf("/"))...)
 		}
 	}
-	for _, r := range HeaderRules {
+	for _, r := range headers {
 		if !strings.HasSuffix(r.Pattern, "*") {
 			location("=", r.Pattern, notFoundLine(notFoundOf(r.Pattern), notFoundOf("/"))...)
 		}

@@ -243,13 +243,13 @@ func rejects(t *testing.T, alias, want string) {
 
 var writers = map[string]func([]route.Redirect) ([]byte, error){
 	"_redirects": func(rs []route.Redirect) ([]byte, error) { return Redirects(rs, locales404) },
-	"nginx":      func(rs []route.Redirect) ([]byte, error) { return Nginx("test", rs, locales404) },
+	"nginx":      func(rs []route.Redirect) ([]byte, error) { return Nginx("test", testRules, rs, locales404) },
 }
 
 // checkBoth returns the writers' error; they must agree on what they accept.
 func checkBoth(rs []route.Redirect) error {
 	_, e1 := Redirects(rs, locales404)
-	_, e2 := Nginx("test", rs, locales404)
+	_, e2 := Nginx("test", testRules, rs, locales404)
 	if (e1 == nil) != (e2 == nil) {
 		return fmt.Errorf("writers disagree: _redirects %v, nginx %v", e1, e2)
 	}
@@ -260,7 +260,7 @@ func checkBoth(rs []route.Redirect) error {
 // and carries the redirects, 404 pages and headers of the rule table.
 func TestNginxReadsBack(t *testing.T) {
 	rs := []route.Redirect{{From: "/old/", To: "/pl/new/"}, {From: "/en/index", To: "/en/"}}
-	b, err := Nginx("test", rs, locales404)
+	b, err := Nginx("test", testRules, rs, locales404)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,10 +276,10 @@ func TestNginxReadsBack(t *testing.T) {
 	if !reflect.DeepEqual(got.NotFound, wantNF) {
 		t.Errorf("404 pages = %v", got.NotFound)
 	}
-	if !reflect.DeepEqual(got.Headers[""], HeadersFor("/")) {
+	if !reflect.DeepEqual(got.Headers[""], HeadersFor(testRules, "/")) {
 		t.Errorf("server headers = %v", got.Headers[""])
 	}
-	if !reflect.DeepEqual(got.Headers["^~ /_assets/"], HeadersFor("/_assets/x.js")) {
+	if !reflect.DeepEqual(got.Headers["^~ /_assets/"], HeadersFor(testRules, "/_assets/x.js")) {
 		t.Errorf("asset headers = %v", got.Headers["^~ /_assets/"])
 	}
 	for _, u := range Unpublished {
@@ -292,8 +292,8 @@ func TestNginxReadsBack(t *testing.T) {
 // TestHeaderRulesDisjoint: hosts join the values of one header set by two
 // matching rules, so no two overlapping rules may set the same header.
 func TestHeaderRulesDisjoint(t *testing.T) {
-	for i, a := range HeaderRules {
-		for _, b := range HeaderRules[i+1:] {
+	for i, a := range testRules {
+		for _, b := range testRules[i+1:] {
 			pa, sa := strings.CutSuffix(a.Pattern, "*")
 			pb, sb := strings.CutSuffix(b.Pattern, "*")
 			overlap := sa && strings.HasPrefix(pb, pa) || sb && strings.HasPrefix(pa, pb) || pa == pb
@@ -342,7 +342,7 @@ func FuzzRedirectWriters(f *testing.F) {
 	f.Fuzz(func(t *testing.T, from, to string) {
 		rs := []route.Redirect{{From: from, To: to}, {From: "/fixed", To: "/pl/"}}
 		red, e1 := Redirects(rs, locales404)
-		ngx, e2 := Nginx("test", rs, locales404)
+		ngx, e2 := Nginx("test", testRules, rs, locales404)
 		if (e1 == nil) != (e2 == nil) {
 			t.Fatalf("writers disagree on %q -> %q: _redirects %v, nginx %v", from, to, e1, e2)
 		}
@@ -383,3 +383,6 @@ func FuzzRedirectWriters(f *testing.F) {
 		}
 	})
 }
+
+// testRules is the header table of a site with a third-party script host.
+var testRules = HeaderRules(CSP{Script: []string{"https://tags.example.test"}, Connect: []string{"https://*.example.test"}})

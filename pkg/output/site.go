@@ -76,7 +76,7 @@ func NewPageData(plan *route.Plan, e *route.Entry, hash, title, html string, isl
 		Result: Result{
 			PageContext: PageContext{Lang: e.Lang, Langs: langs, OriginalPath: "/" + strings.TrimPrefix(strings.TrimPrefix(e.URL, prefix), "/"), PageName: e.ID},
 			Page: PageView{Title: title, Description: e.Page.Description, Lang: e.Page.Lang, Layout: e.Page.Layout, HTML: html,
-				Islands: append([]string{}, islands...), NotFound: e.ID == "404"},
+				Islands: append([]string{}, islands...), NotFound: e.NotFound},
 		},
 		WebpackCompilationHash: hash,
 	}

@@ -30,6 +30,10 @@ type execState struct {
 	ctx   context.Context
 	page  string   // the page being rendered (its source file)
 	chain []string // partials and sections being executed, outermost first
+	marks pageMarks
+	// preloads are the <link rel=preload> of the page's eager pictures,
+	// put before </head> once the page is rendered.
+	preloads []string
 }
 
 // enter records that template name starts executing inside the current

@@ -15,6 +15,7 @@ import (
 	"path"
 	"reflect"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -33,6 +34,8 @@ type SectionContext struct {
 // PageLink is a page in a listing.
 type PageLink struct {
 	ID, Title, URL, Date, Summary, Image string
+	ImageFile                            content.File // the cover, for picture (its position names a missing alt)
+	ImageAlt                             string       // params.imageAlt
 }
 
 // funcs returns the template functions of lang; st is the state of the render
@@ -78,11 +81,13 @@ func (r *Renderer) funcs(lang string, st *execState) template.FuncMap {
 		},
 		"md": func(v any) (template.HTML, error) {
 			src := textSource(v)
+			src.Images = r.markdownImages(st)
 			out, errs := r.opts.Markdown.Inline(src, resolve)
 			return template.HTML(out), errs.Err()
 		},
 		"mdblock": func(v any) (template.HTML, error) {
 			src := textSource(v)
+			src.Images = r.markdownImages(st)
 			out, errs := r.opts.Markdown.Block(src, resolve)
 			return template.HTML(out), errs.Err()
 		},
@@ -118,10 +123,15 @@ func (r *Renderer) funcs(lang string, st *execState) template.FuncMap {
 		},
 		"icon":  r.icon,
 		"image": r.image,
+		"picture": func(v any, alt string, opts ...map[string]any) (template.HTML, error) {
+			return r.picture(st, v, alt, opts...)
+		},
 		"island": func(name string, props any, directive string, children ...template.HTML) (template.HTML, error) {
 			return r.island(st, name, props, directive, children...)
 		},
-		"scripts":          func() template.HTML { return scriptsMarker },
+		"scripts":          st.slot,
+		mainStartFunc:      func() string { return st.mark(false) },
+		mainEndFunc:        func() string { return st.mark(true) },
 		"showAnnouncement": func(v any) (bool, error) { return r.showAnnouncement(lang, v) },
 		"dict":             dict,
 		"list": func(v ...any) []any {
@@ -263,7 +273,9 @@ func (r *Renderer) pages(lang, id string) ([]PageLink, error) {
 		if e.Lang != lang || e == parent || !strings.HasPrefix(e.URL, parent.URL) {
 			continue
 		}
-		out = append(out, PageLink{ID: e.ID, Title: e.Page.Title, URL: e.URL, Date: e.Page.Date, Summary: e.Page.Summary, Image: e.Page.Image.Path})
+		alt, _ := e.Page.Params["imageAlt"].(string)
+		out = append(out, PageLink{ID: e.ID, Title: e.Page.Title, URL: e.URL, Date: e.Page.Date, Summary: e.Page.Summary, Image: e.Page.Image.Path,
+			ImageFile: e.Page.Image, ImageAlt: alt})
 	}
 	sortLinks(out)
 	return out, nil
@@ -284,7 +296,11 @@ func less(a, b PageLink) bool {
 	return a.URL < b.URL
 }
 
-var svgOpenRE = regexp.MustCompile(`<svg\b`)
+// svgOpenRE matches the opening tag of an icon's root element.
+var (
+	svgOpenRE  = regexp.MustCompile(`<svg\b[^>]*>`)
+	svgClassRE = regexp.MustCompile(`\sclass="[^"]*"`)
+)
 
 // icon returns an inline SVG icon, decorative (aria-hidden).
 func (r *Renderer) icon(name string, class ...string) (template.HTML, error) {
@@ -297,7 +313,7 @@ func (r *Renderer) icon(name string, class ...string) (template.HTML, error) {
 	}
 	b, err := fs.ReadFile(r.opts.FS, path.Join(r.opts.IconDir, name+".svg"))
 	if err != nil {
-		return "", fmt.Errorf("unknown icon %q (no %s/%s.svg)", name, r.opts.IconDir, name)
+		return "", fmt.Errorf("unknown icon %q (no %s/%s.svg; the icon set is icons.dir in site.yaml)", name, r.opts.IconDir, name)
 	}
 	s := string(b)
 	if i := strings.Index(s, "<svg"); i > 0 {
@@ -307,8 +323,15 @@ func (r *Renderer) icon(name string, class ...string) (template.HTML, error) {
 	if len(class) > 0 {
 		cls += " " + strings.Join(class, " ")
 	}
-	s = svgOpenRE.ReplaceAllLiteralString(s, `<svg aria-hidden="true" focusable="false" class="`+template.HTMLEscapeString(cls)+`"`)
-	s = strings.Replace(s, ` class="lucide lucide-`+name+`"`, "", 1)
+	// The icon's own class (lucide's "lucide lucide-<name>", say) gives way
+	// to ours, whatever the set.
+	open := svgOpenRE.FindStringIndex(s)
+	if open == nil {
+		return "", fmt.Errorf("icon %q: %s/%s.svg has no <svg> element", name, r.opts.IconDir, name)
+	}
+	tag := svgClassRE.ReplaceAllLiteralString(s[open[0]:open[1]], "")
+	tag = `<svg aria-hidden="true" focusable="false" class="` + template.HTMLEscapeString(cls) + `"` + strings.TrimPrefix(tag, "<svg")
+	s = s[:open[0]] + tag + s[open[1]:]
 	h := template.HTML(strings.TrimSpace(s))
 	r.icons.Store(key, h)
 	return h, nil
@@ -405,17 +428,12 @@ func svgSize(b []byte) (int, int, error) {
 	}
 }
 
-var directiveRE = regexp.MustCompile(`^(load|idle|visible|none|media=\(.+\))$`)
-
 func (r *Renderer) island(st *execState, name string, props any, directive string, children ...template.HTML) (template.HTML, error) {
 	if r.opts.Islands == nil {
 		return "", fmt.Errorf("island %q: islands are not built for this site (no assets/islands/)", name)
 	}
 	if !r.opts.Islands.Has(name) {
 		return "", fmt.Errorf("unknown island %q (no assets/islands/%s.jsx)", name, name)
-	}
-	if !directiveRE.MatchString(directive) {
-		return "", fmt.Errorf("island %q: unknown directive %q (load, idle, visible, media=(query) or none)", name, directive)
 	}
 	if err := checkJSON(props, "props"); err != nil {
 		return "", fmt.Errorf("island %q: %v", name, err)
@@ -429,15 +447,23 @@ func (r *Renderer) island(st *execState, name string, props any, directive strin
 		ch = string(children[0])
 	}
 	start := time.Now()
-	html, err := r.cached(func() (string, error) {
-		html, _, err := r.opts.Islands.Render(st.ctx, name, js, directive, ch)
-		return html, err
+	hydrated := false
+	html, err := r.cached(func() (string, bool, error) {
+		html, h, err := r.opts.Islands.Render(st.ctx, name, js, directive, ch)
+		if h {
+			return "1" + html, true, err
+		}
+		return "0" + html, true, err
 	}, "island-ssr", []byte(name), js, []byte(directive), []byte(ch))
+	if err == nil && html != "" {
+		hydrated, html = html[0] == '1', html[1:]
+	}
 	r.ssrCalls.Add(1)
 	r.ssrNanos.Add(int64(time.Since(start)))
 	if err != nil {
 		return "", fmt.Errorf("island %q: %w", name, err)
 	}
+	st.marks.islands = append(st.marks.islands, islandUse{name: name, directive: directive, hydrated: hydrated})
 	return template.HTML(html), nil
 }
 
@@ -463,9 +489,11 @@ func checkJSON(v any, at string) error {
 		if rv.Type().Key().Kind() != reflect.String {
 			return fmt.Errorf("prop %s is a map with %s keys; JSON objects need string keys", at, rv.Type().Key())
 		}
-		iter := rv.MapRange()
-		for iter.Next() {
-			if err := checkJSON(iter.Value().Interface(), at+"."+iter.Key().String()); err != nil {
+		// Sorted, so that of two bad props the same one is named every time.
+		keys := rv.MapKeys()
+		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+		for _, k := range keys {
+			if err := checkJSON(rv.MapIndex(k).Interface(), at+"."+k.String()); err != nil {
 				return err
 			}
 		}
@@ -487,22 +515,32 @@ func checkJSON(v any, at string) error {
 	return nil
 }
 
+// showAnnouncement reports whether an announcement record (or the page's
+// site announcement) is current: between its start and end dates, inclusive.
 func (r *Renderer) showAnnouncement(lang string, v any) (bool, error) {
-	var a *content.Announcement
+	var a content.Record
 	switch t := v.(type) {
-	case *content.Announcement:
+	case content.Record:
 		a = t
 	case *PageContext:
-		s, ok := r.data(lang, "site.announcement")
+		if r.opts.Config.Announcement == "" {
+			return false, nil // the site has no announcement
+		}
+		s, ok := r.data(lang, r.opts.Config.Announcement)
 		if !ok {
 			return false, nil
 		}
-		a, _ = s.Value.(*content.Announcement)
+		a, _ = s.Value.(content.Record)
 	}
 	if a == nil || r.opts.BuildDate == "" {
 		return false, nil
 	}
-	return a.Start <= r.opts.BuildDate && r.opts.BuildDate <= a.End, nil
+	start, _ := a["start"].(string)
+	end, _ := a["end"].(string)
+	if start == "" || end == "" {
+		return false, fmt.Errorf("showAnnouncement: the announcement needs start and end dates")
+	}
+	return start <= r.opts.BuildDate && r.opts.BuildDate <= end, nil
 }
 
 var dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)

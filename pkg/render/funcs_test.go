@@ -3,6 +3,7 @@ package render
 import (
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 func TestCheckJSON(t *testing.T) {
@@ -33,6 +34,20 @@ func TestCheckJSON(t *testing.T) {
 	}
 }
 
+// TestCheckJSONDeterministic: of several bad props the same one is named
+// every time, whatever the map order.
+func TestCheckJSONDeterministic(t *testing.T) {
+	props := map[string]any{}
+	for _, k := range []string{"q", "b", "x", "a", "m", "z", "c", "k"} {
+		props[k] = func() {}
+	}
+	for i := 0; i < 50; i++ {
+		if err := checkJSON(props, "props"); err == nil || !strings.Contains(err.Error(), "prop props.a is a func") {
+			t.Fatalf("run %d: %v, want props.a named", i, err)
+		}
+	}
+}
+
 func TestSVGSize(t *testing.T) {
 	tests := []struct {
 		svg  string
@@ -50,5 +65,29 @@ func TestSVGSize(t *testing.T) {
 	}
 	if _, _, err := svgSize([]byte(`<svg></svg>`)); err == nil {
 		t.Error("an SVG without size must be an error")
+	}
+}
+
+// TestIconAnySet: an icon from any set loses its own class to ours and
+// becomes decorative; the folder is the site's icons.dir.
+func TestIconAnySet(t *testing.T) {
+	r := &Renderer{opts: Options{IconDir: "my/icons", FS: fstest.MapFS{
+		"my/icons/leaf.svg": {Data: []byte("<!-- licence -->\n<svg xmlns=\"http://www.w3.org/2000/svg\"\n  class=\"set set-leaf\" viewBox=\"0 0 24 24\"><g class=\"inner\"/></svg>\n")},
+		"my/icons/bad.svg":  {Data: []byte("<p>not an icon</p>")},
+	}}}
+	got, err := r.icon("leaf", "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<svg aria-hidden="true" focusable="false" class="icon icon-leaf x" xmlns="http://www.w3.org/2000/svg"
+  viewBox="0 0 24 24"><g class="inner"/></svg>`
+	if string(got) != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if _, err := r.icon("nope"); err == nil || !strings.Contains(err.Error(), "no my/icons/nope.svg") {
+		t.Errorf("unknown icon: %v", err)
+	}
+	if _, err := r.icon("bad"); err == nil || !strings.Contains(err.Error(), "has no <svg> element") {
+		t.Errorf("not an svg: %v", err)
 	}
 }

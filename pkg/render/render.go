@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -55,6 +54,7 @@ type Options struct {
 	// the route plan (links resolve through it) and the islands bundle.
 	Cache     *cache.Store
 	CacheSalt []byte
+	Images    Pictures // makes <picture>s (template func picture, Markdown images); nil: none
 }
 
 // Renderer renders pages. Render is safe for concurrent use.
@@ -190,6 +190,7 @@ type PageInfo struct {
 	Lang                                                           string // the language of the content
 	File                                                           string
 	NoIndex                                                        bool
+	ImageFile                                                      content.File // the cover, for picture
 }
 
 // Variant is the page in one locale.
@@ -199,12 +200,6 @@ type Variant struct {
 	Fallback                   bool // shown from the default locale
 }
 
-const scriptsMarker = "<!--sitegen:scripts-->"
-
-// islandRE finds hydrated islands in rendered HTML: pkg/islands marks them
-// with data-chunk (islands with the "none" directive have none).
-var islandRE = regexp.MustCompile(`<sg-island data-island="([A-Za-z0-9_]+)" data-directive="([a-z]+)"[^>]*\bdata-chunk=`)
-
 // poolSize bounds the template sets kept per locale (one per concurrent render).
 const poolSize = 64
 
@@ -212,17 +207,19 @@ const poolSize = 64
 func (r *Renderer) CacheStats() (hits, misses int64) { return r.opts.Cache.Stats() }
 
 // cached returns the value of compute, from r's cache when it holds the
-// entry of (CacheSalt, kind, parts); only successes are stored.
-func (r *Renderer) cached(compute func() (string, error), kind string, parts ...[]byte) (string, error) {
+// entry of (CacheSalt, kind, parts); only successes that compute says to
+// keep are stored.
+func (r *Renderer) cached(compute func() (v string, keep bool, err error), kind string, parts ...[]byte) (string, error) {
 	if r.opts.Cache == nil {
-		return compute()
+		v, _, err := compute()
+		return v, err
 	}
 	k := cache.NewKey(append([][]byte{r.opts.CacheSalt, []byte(kind)}, parts...)...)
 	if b, ok := r.opts.Cache.Get(k); ok {
 		return string(b), nil
 	}
-	v, err := compute()
-	if err == nil {
+	v, keep, err := compute()
+	if err == nil && keep {
 		r.opts.Cache.Put(k, []byte(v))
 	}
 	return v, err
@@ -245,18 +242,30 @@ func (r *Renderer) Render(ctx context.Context, e *route.Entry) (*Result, error) 
 	if err != nil {
 		return nil, diag.New(diag.Pos{File: pg.File}, "%v", err)
 	}
+	// A page whose Markdown offers an image to the picture maker is not
+	// cached: making the picture writes its variants.
+	images := r.markdownImages(set.st)
+	usedImages := false
+	var hook markdown.ImageHook
+	if images != nil {
+		hook = func(dest, alt, title string) (string, bool, error) {
+			usedImages = true
+			return images(dest, alt, title)
+		}
+	}
 	var errs diag.List
-	body, _ := r.cached(func() (string, error) {
-		out, list := r.opts.Markdown.Block(markdown.Source{Text: text, Pos: diag.Pos{File: pg.File, Line: pg.BodyLine, Col: 1}},
+	body, _ := r.cached(func() (string, bool, error) {
+		out, list := r.opts.Markdown.Block(markdown.Source{Text: text, Pos: diag.Pos{File: pg.File, Line: pg.BodyLine, Col: 1}, Images: hook},
 			func(dest string) (string, error) { return r.opts.Plan.Resolve(e.Lang, dest) })
 		errs = list
-		return out, list.Err()
+		return out, !usedImages, list.Err()
 	}, "markdown-block", []byte(e.Lang), text)
 	if len(errs) > 0 {
 		return nil, errs
 	}
 	pc.Page.Content = template.HTML(body)
 	var buf bytes.Buffer
+	set.st.marks.out = &buf
 	if err := t.ExecuteTemplate(&buf, "base.html", pc); err != nil {
 		var ne nestingError
 		if errors.As(err, &ne) {
@@ -264,24 +273,16 @@ func (r *Renderer) Render(ctx context.Context, e *route.Entry) (*Result, error) 
 		}
 		return nil, PageError{Diagnostic: templateError(err), Page: pg.File}
 	}
+	m := &set.st.marks
+	hydrated, eager := m.hydrated()
+	main := m.main()
 	out := buf.Bytes()
-	var hydrated, eager []string
-	seen := map[string]bool{}
-	for _, m := range islandRE.FindAllSubmatch(out, -1) {
-		n, directive := string(m[1]), string(m[2])
-		if !seen[n] {
-			seen[n] = true
-			hydrated = append(hydrated, n)
-		}
-		if (directive == "load" || directive == "idle") && !seen["eager:"+n] {
-			seen["eager:"+n] = true
-			eager = append(eager, n)
-		}
+	if m.hasScripts {
+		at := m.scripts
+		out = append(out[:at:at], append([]byte(r.scriptTags(hydrated, eager)), out[at:]...)...)
 	}
-	sort.Strings(hydrated)
-	sort.Strings(eager)
-	out = bytes.Replace(out, []byte(scriptsMarker), []byte(r.scriptTags(hydrated, eager)), 1)
-	return &Result{HTML: out, Main: mainHTML(out), Islands: hydrated}, nil
+	out = insertPreloads(out, set.st.preloads)
+	return &Result{HTML: out, Main: main, Islands: hydrated}, nil
 }
 
 // PageScripts returns the URLs of every script a page with these hydrated
@@ -322,20 +323,6 @@ func (r *Renderer) scriptTags(hydrated, eager []string) string {
 	return b.String()
 }
 
-// mainHTML returns the inner HTML of the first <main> element.
-func mainHTML(page []byte) string {
-	i := bytes.Index(page, []byte("<main"))
-	if i < 0 {
-		return ""
-	}
-	j := bytes.IndexByte(page[i:], '>')
-	k := bytes.LastIndex(page, []byte("</main>"))
-	if j < 0 || k < i+j {
-		return ""
-	}
-	return string(page[i+j+1 : k])
-}
-
 func layoutPos(p *content.Page) diag.Pos { return p.Pos }
 
 func (r *Renderer) pageContext(e *route.Entry) *PageContext {
@@ -356,7 +343,7 @@ func (r *Renderer) pageContext(e *route.Entry) *PageContext {
 		entry:     e,
 		Page: &PageInfo{
 			ID: pg.ID, Title: pg.Title, Description: pg.Description, Keywords: pg.Keywords, Layout: pg.Layout,
-			Date: pg.Date, Summary: pg.Summary, Tags: pg.Tags, Image: pg.Image.Path, Params: pg.Params, Sections: pg.Sections,
+			Date: pg.Date, Summary: pg.Summary, Tags: pg.Tags, Image: pg.Image.Path, ImageFile: pg.Image, Params: pg.Params, Sections: pg.Sections,
 			URL: e.URL, Permalink: cfg.BaseURL + canonical, Fallback: e.Fallback, Lang: pg.Lang, File: pg.File,
 			NoIndex: e.NoIndex(),
 		},

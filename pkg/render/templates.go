@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -60,6 +61,7 @@ func parseSet(base *source, shared, layouts []source, funcs template.FuncMap) (*
 		errs.Add(templateError(err))
 		return nil, nil, errs
 	}
+	markMain(root, funcs)
 	for _, s := range shared {
 		if _, err := root.New(s.name).Parse(s.text); err != nil {
 			errs.Add(templateError(err))
@@ -104,7 +106,19 @@ func templateError(err error) diag.Diagnostic {
 	if m[6] >= 0 {
 		col, _ = strconv.Atoi(msg[m[6]:m[7]])
 	}
-	return diag.Diagnostic{Pos: diag.Pos{File: path.Join(TemplatesDir, msg[m[2]:m[3]]), Line: line, Col: col}, Message: cleanExecMessage(msg[m[1]:])}
+	at := diag.Pos{File: path.Join(TemplatesDir, msg[m[2]:m[3]]), Line: line, Col: col}
+	// A function that failed on content (a broken link in Markdown) returns
+	// a diagnostic at the content's own position: report it there, with the
+	// template as the related place, not as text inside the message.
+	var list diag.List
+	var inner diag.Diagnostic
+	switch {
+	case errors.As(err, &list) && len(list) > 0 && list.Sort()[0].Pos.File != "":
+		return list[0].WithRelated(at, "used by")
+	case errors.As(err, &inner) && inner.Pos.File != "":
+		return inner.WithRelated(at, "used by")
+	}
+	return diag.Diagnostic{Pos: at, Message: cleanExecMessage(msg[m[1]:])}
 }
 
 var execRE = regexp.MustCompile(`^executing "[^"]*" at <([^>]*)>: (?:error calling \w+: )?(.*)$`)

@@ -32,12 +32,15 @@ type Entry struct {
 	Fallback bool
 	// Root is true for "/", the default locale's home shown at the site root.
 	Root bool
+	// Error is true for the site's error pages (site.yaml errorPages),
+	// NotFound for the one served for unknown paths.
+	Error, NotFound bool
 }
 
 // NoIndex reports whether the page stays out of the sitemap and search
 // engines: the error pages, and pages with params.noindex.
 func (e *Entry) NoIndex() bool {
-	if e.ID == "404" || e.ID == "500" {
+	if e.Error {
 		return true
 	}
 	v, _ := e.Page.Params["noindex"].(bool)
@@ -87,12 +90,13 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 		p.prefixes = append(p.prefixes, l.Prefix)
 	}
 	add := func(e *Entry) {
+		e.Error, e.NotFound = cfg.ErrorPages.Is(e.ID), e.ID == cfg.ErrorPages.NotFound
 		if prev, ok := p.byURL[e.URL]; ok {
 			if e.Fallback {
 				return // the conflict is reported where the original pages are
 			}
-			errs.Add(diag.New(e.Page.Pos, "page %q and page %q (%s) are both at %s", e.ID, prev.ID, prev.Page.File, e.URL).
-				WithHint("give one of them another slug"))
+			errs.Add(diag.New(e.Page.Pos, "page %q and page %q are both at %s", e.ID, prev.ID, e.URL).
+				WithHint("give one of them another slug").WithRelated(prev.Page.Pos, "the other page is at"))
 			return
 		}
 		p.byURL[e.URL] = e
@@ -187,13 +191,13 @@ func (p *Plan) addRedirect(errs *diag.List, r Redirect) {
 		return
 	}
 	if e, ok := p.byURL[r.From]; ok {
-		errs.Add(diag.New(r.Pos, "alias %s is the path of page %q (%s)", strings.TrimSuffix(r.From, "/"), e.ID, e.Page.File).
-			WithHint("an alias must not shadow a page"))
+		errs.Add(diag.New(r.Pos, "alias %s is the path of page %q", strings.TrimSuffix(r.From, "/"), e.ID).
+			WithHint("an alias must not shadow a page").WithRelated(e.Page.Pos, "the page is at"))
 		return
 	}
 	if prev, ok := p.redir[r.From]; ok {
 		if prev.To != r.To {
-			errs.Add(diag.New(r.Pos, "alias %s already redirects to %s (declared at %s)", strings.TrimSuffix(r.From, "/"), prev.To, prev.Pos))
+			errs.Add(diag.New(r.Pos, "alias %s already redirects to %s", strings.TrimSuffix(r.From, "/"), prev.To).WithRelated(prev.Pos, "declared at"))
 		}
 		return
 	}

@@ -6,8 +6,6 @@
 package serve
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -29,23 +27,18 @@ type Handler struct {
 	Root      string            // output directory
 	Prefixes  []string          // locale prefixes, e.g. /pl, /en: their 404.html serves their unknown paths
 	redirects map[string]string // from (no trailing slash) -> to
+	headers   []output.HeaderRule
 }
 
-// NewHandler reads root/_redirects and serves root.
-func NewHandler(root string, prefixes []string) (*Handler, error) {
-	h := &Handler{Root: root, Prefixes: prefixes, redirects: map[string]string{}}
-	b, err := os.ReadFile(filepath.Join(root, "_redirects"))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+// NewHandler serves root with the build's redirects (the route plan's, as
+// output.RedirectTable gives them: source path without trailing slash ->
+// target; not re-read from _redirects) and header rules (the table
+// _headers was written from, with the site's CSP).
+func NewHandler(root string, prefixes []string, redirects map[string]string, headers []output.HeaderRule) (*Handler, error) {
+	if _, err := os.Stat(root); err != nil {
 		return nil, err
 	}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) == 3 && f[2] == "301" && !strings.HasPrefix(f[0], "#") {
-			h.redirects[strings.TrimSuffix(f[0], "/")] = f[1]
-		}
-	}
-	return h, nil
+	return &Handler{Root: root, Prefixes: prefixes, redirects: redirects, headers: headers}, nil
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -55,7 +48,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := path.Clean("/" + r.URL.Path)
-	for _, hd := range output.HeadersFor(p) {
+	for _, hd := range output.HeadersFor(h.headers, p) {
 		w.Header().Set(hd.Name, hd.Value)
 	}
 	if w.Header().Get("Cache-Control") == "" {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"sitegen/pkg/build"
+	"sitegen/pkg/output"
 )
 
 func TestHandler(t *testing.T) {
@@ -22,7 +23,6 @@ func TestHandler(t *testing.T) {
 		"pl/404.html":                 "nie ma pl",
 		"en/404.html":                 "nothing here en",
 		"_assets/main-ABC.css":        "body{}",
-		"_redirects":                  "/contact /pl/o-nas/ 301\n/contact/ /pl/o-nas/ 301\n",
 		"page-data/pl/page-data.json": "{}",
 	}
 	for name, body := range files {
@@ -30,7 +30,7 @@ func TestHandler(t *testing.T) {
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte(body), 0o644)
 	}
-	h, err := NewHandler(root, []string{"/pl", "/en"})
+	h, err := NewHandler(root, []string{"/pl", "/en"}, map[string]string{"/contact": "/pl/o-nas/"}, output.HeaderRules(output.CSP{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,8 @@ func parseHeadersFile(t *testing.T, b []byte) func(p string) http.Header {
 // snippet and the manifest are not served, and redirects keep the query.
 func TestServeHeadersMatchBuild(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "public")
-	if _, err := build.Run(context.Background(), build.Options{Source: "../../testdata/sites/basic", Out: out, Date: "2026-01-01"}); err != nil {
+	rep, err := build.Run(context.Background(), build.Options{Source: "../../testdata/sites/basic", Out: out, Date: "2026-01-01"})
+	if err != nil {
 		t.Fatal(err)
 	}
 	hf, err := os.ReadFile(filepath.Join(out, "_headers"))
@@ -132,7 +133,7 @@ func TestServeHeadersMatchBuild(t *testing.T) {
 	if len(assets) == 0 {
 		t.Fatal("the fixture has no assets")
 	}
-	h, err := NewHandler(out, []string{"/pl", "/en", "/de"})
+	h, err := NewHandler(out, []string{"/pl", "/en", "/de"}, rep.RedirectTable, rep.HeaderRules)
 	if err != nil {
 		t.Fatal(err)
 	}

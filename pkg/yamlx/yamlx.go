@@ -78,6 +78,9 @@ func SyntaxError(file string, err error, lineOffset ...int) error {
 	return diag.New(diag.Pos{File: file, Line: 1 + off}, "YAML syntax error: %s", strings.TrimPrefix(msg, "yaml: "))
 }
 
+// Resolve follows aliases and unwraps a document node.
+func Resolve(n *yaml.Node) *yaml.Node { return resolve(n) }
+
 func resolve(n *yaml.Node) *yaml.Node {
 	for n != nil && n.Kind == yaml.AliasNode {
 		n = n.Alias
@@ -373,7 +376,10 @@ func isEmpty(v reflect.Value) bool {
 	return false
 }
 
-// closest returns the candidate within edit distance 2 of s, if any.
+// Closest returns the candidate within edit distance 2 of s, if any: the
+// "did you mean" of every diagnostic.
+func Closest(s string, candidates []string) string { return closest(s, candidates) }
+
 func closest(s string, candidates []string) string {
 	best, bestD := "", 3
 	for _, c := range candidates {

@@ -1,0 +1,49 @@
+package build
+
+import (
+	"io/fs"
+	"maps"
+	"path/filepath"
+	"strings"
+
+	"sitegen/pkg/images"
+)
+
+// ImageDir holds source images (photographs at full size): they are never
+// copied to the output; pages show them through the picture template
+// function and Markdown images, which make resized variants.
+const ImageDir = "assets/images"
+
+// newImages returns the site's image processor, which looks up source paths
+// in ImageDir and then StaticDir, and the site paths of ImageDir's files.
+func newImages(fsys fs.FS, root, cache string) (*images.Processor, map[string]bool, error) {
+	if cache == "" {
+		cache = filepath.Join(root, ".cache", "sitegen", "images")
+	}
+	p := images.New(images.Config{FS: fsys, Dirs: []string{ImageDir, StaticDir}, CacheDir: cache})
+	files := map[string]bool{}
+	if _, err := fs.Stat(fsys, ImageDir); err != nil {
+		return p, files, nil
+	}
+	err := fs.WalkDir(fsys, ImageDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			files[strings.TrimPrefix(p, ImageDir)] = true
+		}
+		return nil
+	})
+	return p, files, err
+}
+
+// withImages is statics plus the source images, the files front matter may
+// name.
+func withImages(statics, imgs map[string]bool) map[string]bool {
+	if len(imgs) == 0 {
+		return statics
+	}
+	out := maps.Clone(statics)
+	maps.Copy(out, imgs)
+	return out
+}

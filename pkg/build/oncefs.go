@@ -1,0 +1,49 @@
+package build
+
+import (
+	"io/fs"
+	"strings"
+	"sync"
+)
+
+// onceFS reads each static file of the site once per build: the build hash,
+// image sizes, file sizes and the copy into the output all read them, and
+// get the same bytes from one read. Other files (read once anyway) and every
+// other call pass through, so the checks of the underlying file system
+// (sitefs) still apply and pages are not kept in memory.
+type onceFS struct {
+	fsys  fs.FS
+	mu    sync.Mutex
+	files map[string]*onceFile
+}
+
+type onceFile struct {
+	once sync.Once
+	data []byte
+	err  error
+}
+
+func newOnceFS(fsys fs.FS) *onceFS { return &onceFS{fsys: fsys, files: map[string]*onceFile{}} }
+
+func (o *onceFS) Open(name string) (fs.File, error) { return o.fsys.Open(name) }
+
+func (o *onceFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(o.fsys, name) }
+
+func (o *onceFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(o.fsys, name) }
+
+// ReadFile returns the file's bytes, read at the first call; callers must
+// not change them.
+func (o *onceFS) ReadFile(name string) ([]byte, error) {
+	if !strings.HasPrefix(name, StaticDir+"/") {
+		return fs.ReadFile(o.fsys, name)
+	}
+	o.mu.Lock()
+	f, ok := o.files[name]
+	if !ok {
+		f = &onceFile{}
+		o.files[name] = f
+	}
+	o.mu.Unlock()
+	f.once.Do(func() { f.data, f.err = fs.ReadFile(o.fsys, name) })
+	return f.data, f.err
+}

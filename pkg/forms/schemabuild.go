@@ -1,0 +1,191 @@
+package forms
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"sitegen/pkg/config"
+	"sitegen/pkg/content"
+	"sitegen/pkg/diag"
+	"sitegen/pkg/i18n"
+	"sitegen/pkg/markdown"
+	"sitegen/pkg/route"
+)
+
+// SchemaFile is where the build writes a form's schema in the output.
+func SchemaFile(form string) string { return "_forms/" + form + ".schema.json" }
+
+// SiteInput is what the build knows that the schema is made of.
+type SiteInput struct {
+	Config   *config.Config
+	Source   *content.Source
+	Plan     *route.Plan
+	Catalog  *i18n.Catalog
+	Markdown *markdown.Converter
+}
+
+// DataSet is the data set holding a form's definition ("forms.demo").
+func DataSet(form string) string { return "forms." + form }
+
+// BuildSchema makes the schema of a form from the site: the fields, limits,
+// consents and clause of content/<lang>/data/forms.yaml, the endpoint of
+// site.yaml, the thank-you page of each locale and the UI strings. It
+// returns nil, nil when the site does not define the form (no endpoint in
+// site.yaml or no data set).
+func BuildSchema(in SiteInput, form string) (*Schema, error) {
+	fc, ok := in.Config.Forms[form]
+	if !ok || !hasDataSet(in.Source, form) {
+		return nil, nil
+	}
+	def := in.Config.DefaultLocale().Code
+	s := &Schema{Form: form, Endpoint: fc.Endpoint, DefaultLocale: def, Clause: map[string]Text{},
+		Thanks: map[string]string{}, UI: map[string]UItexts{}}
+	// A handler on another origin gets absolute links (thank-you page,
+	// links in the texts) and allows exactly the site's origin.
+	prefix := ""
+	if u, err := url.Parse(fc.Endpoint); err == nil && u.Host != "" {
+		b, err := url.Parse(in.Config.BaseURL)
+		if err != nil || b.Host == "" {
+			return nil, fmt.Errorf("form %s: the endpoint is on another origin, so baseURL %q must be an absolute URL", form, in.Config.BaseURL)
+		}
+		s.Origin = b.Scheme + "://" + b.Host
+		prefix = strings.TrimSuffix(in.Config.BaseURL, "/")
+	}
+	var errs diag.List
+	var base *definition
+	for _, l := range in.Config.Locales {
+		lang := l.Code
+		s.Locales = append(s.Locales, lang)
+		f, pos, err := formOf(in.Source, lang, def, form)
+		if err != nil {
+			return nil, err
+		}
+		resolve := func(dest string) (string, error) {
+			u, err := in.Plan.Resolve(lang, dest)
+			if err == nil && strings.HasPrefix(u, "/") {
+				u = prefix + u
+			}
+			return u, err
+		}
+		html := func(t content.Text) string {
+			out, e := in.Markdown.Inline(markdown.Source{Text: []byte(t.Source), Pos: t.Pos}, resolve)
+			errs = append(errs, e...)
+			return out
+		}
+		if base == nil {
+			base = f
+			for _, fd := range f.Fields {
+				s.Fields = append(s.Fields, Field{Name: fd.Name, Type: fd.Type, Required: fd.Required, MaxLength: fd.MaxLength})
+			}
+			for _, c := range f.Consents {
+				s.Consents = append(s.Consents, Consent{Name: c.Name, Required: c.Required, Version: c.Version, Texts: map[string]Text{}})
+			}
+			s.ClauseVersion = f.ClauseVersion
+		} else if err := sameShape(base, f); err != nil {
+			errs.Add(diag.New(pos, "form %s in %s differs from the default locale's: %v", form, lang, err))
+			continue
+		}
+		ui := UItexts{Title: f.Title, Submit: f.Submit, Labels: map[string]string{}, Messages: map[string]string{}}
+		for _, fd := range f.Fields {
+			ui.Labels[fd.Name] = fd.Label
+		}
+		for i, c := range f.Consents {
+			s.Consents[i].Texts[lang] = Text{Source: c.Text.Source, HTML: html(c.Text), Hash: HashText(c.Text.Source)}
+		}
+		s.Clause[lang] = Text{Source: f.Clause.Source, HTML: html(f.Clause), Hash: HashText(f.Clause.Source)}
+		for code, key := range MessageKeys {
+			ui.Messages[code] = in.Catalog.T(lang, key)
+		}
+		ui.Heading = in.Catalog.T(lang, "contact_errors_heading")
+		ui.Unavailable = in.Catalog.T(lang, "contact_msg_error")
+		ui.Honeypot = in.Catalog.T(lang, "contact_honeypot_label")
+		ui.Back = in.Catalog.T(lang, "common_go_home")
+		if e, ok := in.Plan.Lookup(lang, "home"); ok {
+			ui.Home = prefix + e.URL
+		}
+		s.UI[lang] = ui
+		e, ok := in.Plan.Lookup(lang, "thanks")
+		if !ok {
+			errs.Add(diag.New(pos, "form %s: locale %s has no thank-you page (a page with id: thanks)", form, lang))
+			continue
+		}
+		s.Thanks[lang] = prefix + e.URL
+	}
+	if len(errs) > 0 {
+		return nil, errs.Err()
+	}
+	if err := s.Seal(); err != nil {
+		return nil, fmt.Errorf("form %s: %w", form, err)
+	}
+	return s, nil
+}
+
+// MessageKeys maps each error code to its UI string key (content/<lang>/i18n.yaml).
+var MessageKeys = map[string]string{
+	CodeRequired: "contact_msg_required",
+	CodeEmail:    "contact_msg_email",
+	CodePhone:    "contact_msg_phone",
+	CodeConsent:  "contact_msg_consent",
+	CodeTooLong:  "contact_msg_too_long",
+	CodeInvalid:  "contact_msg_invalid",
+}
+
+// hasDataSet reports whether any locale defines the form.
+func hasDataSet(src *content.Source, form string) bool {
+	for _, l := range src.Locales {
+		if _, ok := l.Data[DataSet(form)]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+func formOf(src *content.Source, lang, def, form string) (*definition, diag.Pos, error) {
+	name := DataSet(form)
+	set, ok := src.Locales[lang].Data[name]
+	if !ok {
+		set, ok = src.Locales[def].Data[name]
+	}
+	if !ok {
+		return nil, diag.Pos{}, fmt.Errorf("site.yaml configures form %q but no locale has the data set %s (content/<lang>/data/forms.yaml, key %s)", form, name, form)
+	}
+	rec, ok := set.Value.(content.Record)
+	if !ok {
+		return nil, set.Pos, diag.New(set.Pos, "data set %s must hold one form record (item:), of a type shaped like a form", name)
+	}
+	f, err := definitionOf(rec)
+	if err != nil {
+		return nil, set.Pos, diag.New(set.Pos, "data set %s (type %s): %v", name, set.Type, err)
+	}
+	return f, set.Pos, nil
+}
+
+// sameShape checks that a translation of the form has the same fields,
+// limits and consents (labels and texts differ, the rules may not).
+func sameShape(a, b *definition) error {
+	if len(a.Fields) != len(b.Fields) {
+		return fmt.Errorf("%d fields, not %d", len(b.Fields), len(a.Fields))
+	}
+	for i := range a.Fields {
+		x, y := a.Fields[i], b.Fields[i]
+		if x.Name != y.Name || x.Type != y.Type || x.Required != y.Required || x.MaxLength != y.MaxLength {
+			return fmt.Errorf("field %d is %s (%s, required %t, maxLength %d), not %s (%s, required %t, maxLength %d)",
+				i+1, y.Name, y.Type, y.Required, y.MaxLength, x.Name, x.Type, x.Required, x.MaxLength)
+		}
+	}
+	if len(a.Consents) != len(b.Consents) {
+		return fmt.Errorf("%d consents, not %d", len(b.Consents), len(a.Consents))
+	}
+	for i := range a.Consents {
+		x, y := a.Consents[i], b.Consents[i]
+		if x.Name != y.Name || x.Required != y.Required || x.Version != y.Version {
+			return fmt.Errorf("consent %d is %s (required %t, version %s), not %s (required %t, version %s)",
+				i+1, y.Name, y.Required, y.Version, x.Name, x.Required, x.Version)
+		}
+	}
+	if a.ClauseVersion != b.ClauseVersion {
+		return fmt.Errorf("clauseVersion %s, not %s", b.ClauseVersion, a.ClauseVersion)
+	}
+	return nil
+}

@@ -1,0 +1,497 @@
+// Package images turns source images (JPEG, PNG; SVG passes through) into
+// the resized, re-encoded variants a <picture> element offers, with a
+// content-addressed cache so that a rebuild encodes nothing.
+//
+// Rendering asks for pictures (Processor.Picture), which only reads image
+// headers and names the variants; Processor.Run then makes every variant
+// named, in parallel, from the cache where it can.
+package images
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"image"
+	"image/draw"
+	_ "image/jpeg" // decoders
+	_ "image/png"
+	"io/fs"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	xdraw "golang.org/x/image/draw"
+)
+
+// DefaultWidths are RUNTIME.md's "maxWidth 650": 650 CSS pixels at 1x and 2x,
+// and the halves and quarters below them.
+var DefaultWidths = []int{163, 325, 650, 1300}
+
+// DefaultQuality is the spec's "quality 50".
+const DefaultQuality = 50
+
+// DefaultSizes fits DefaultWidths.
+const DefaultSizes = "(min-width: 650px) 650px, 100vw"
+
+// URLPrefix is where variants are written in the output (fingerprinted, so
+// they can be cached forever).
+const URLPrefix = "/_assets/img/"
+
+// Options of one picture.
+type Options struct {
+	Quality int     // 1-100; 0 means DefaultQuality
+	Widths  []int   // nil means DefaultWidths; capped at the (cropped) source width
+	Ratio   float64 // width/height of a fixed-ratio crop; 0 keeps the source's ratio
+	// Focus is the point (0-1 across, 0-1 down) a crop keeps in view;
+	// the zero value means the centre.
+	FocusX, FocusY float64
+}
+
+// Variant is one encoded file of a picture.
+type Variant struct {
+	URL           string
+	Width, Height int
+}
+
+// Source is one format of a picture with its widths, smallest first.
+type Source struct {
+	Type     string // MIME type
+	Variants []Variant
+}
+
+// Srcset is the srcset attribute of s.
+func (s Source) Srcset() string {
+	parts := make([]string, len(s.Variants))
+	for i, v := range s.Variants {
+		parts[i] = v.URL + " " + strconv.Itoa(v.Width) + "w"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Default is the src of a browser that ignores srcset: the widest variant
+// up to 650 px (the spec's maxWidth), or the narrowest.
+func (s Source) Default() Variant {
+	d := s.Variants[0]
+	for _, v := range s.Variants {
+		if v.Width <= 650 {
+			d = v
+		}
+	}
+	return d
+}
+
+// Largest is the widest variant.
+func (s Source) Largest() Variant { return s.Variants[len(s.Variants)-1] }
+
+// Picture is what a <picture> element needs.
+type Picture struct {
+	// Width and Height are the intrinsic size of the largest variant (the
+	// width and height attributes; the ratio is what matters).
+	Width, Height int
+	Sources       []Source // modern formats, best first
+	Fallback      Source   // JPEG or PNG, for the <img>
+	// SVG is set for a vector source, which passes through at URL.
+	SVG bool
+	URL string
+}
+
+// Processor makes the variants of every picture asked for.
+type Processor struct {
+	fsys     fs.FS
+	dirs     []string // where source paths are looked up, in order
+	cacheDir string   // "" disables the cache
+	enc      Encoders
+
+	mu      sync.Mutex
+	sources map[string]*source // by site path
+	jobs    map[string]*job    // by output path
+
+	processed, cached atomic.Int64
+}
+
+type source struct {
+	file   string // path in fsys
+	hash   string
+	w, h   int
+	format string // jpeg, png or svg
+	data   []byte
+	err    error
+	jobs   []*job
+}
+
+type job struct {
+	src  *source
+	out  string // output path, without the leading slash
+	key  string // cache key
+	crop image.Rectangle
+	w, h int
+	q    int
+	enc  Encoder
+}
+
+// Config of a Processor.
+type Config struct {
+	FS       fs.FS
+	Dirs     []string // folders of fsys source paths are looked up in, first match wins
+	CacheDir string   // a folder outside the output; "" disables caching
+	Encoders *Encoders
+}
+
+// New returns a Processor.
+func New(c Config) *Processor {
+	enc := DefaultEncoders()
+	if c.Encoders != nil {
+		enc = *c.Encoders
+	}
+	return &Processor{fsys: c.FS, dirs: c.Dirs, cacheDir: c.CacheDir, enc: enc,
+		sources: map[string]*source{}, jobs: map[string]*job{}}
+}
+
+// Exists reports whether p (a site path such as /photos/dune.jpg) names a
+// source image.
+func (p *Processor) Exists(sitePath string) bool {
+	_, err := p.find(sitePath)
+	return err == nil
+}
+
+func (p *Processor) find(sitePath string) (string, error) {
+	clean := path.Clean("/" + sitePath)
+	if clean != sitePath || strings.Contains(sitePath, "\\") {
+		return "", fmt.Errorf("image path %q is not a clean site path (like /photos/dune.jpg)", sitePath)
+	}
+	for _, d := range p.dirs {
+		f := path.Join(d, clean)
+		if st, err := fs.Stat(p.fsys, f); err == nil && st.Mode().IsRegular() {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("no image %s in %s", sitePath, strings.Join(p.dirs, " or "))
+}
+
+func (p *Processor) load(sitePath string) (*source, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if s, ok := p.sources[sitePath]; ok {
+		return s, s.err
+	}
+	s := &source{}
+	p.sources[sitePath] = s
+	s.err = func() error {
+		f, err := p.find(sitePath)
+		if err != nil {
+			return err
+		}
+		s.file = f
+		b, err := fs.ReadFile(p.fsys, f)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(b)
+		s.hash = hex.EncodeToString(sum[:])
+		if strings.EqualFold(path.Ext(f), ".svg") {
+			s.format = "svg"
+			return nil
+		}
+		cfg, format, err := image.DecodeConfig(bytes.NewReader(b))
+		if err != nil {
+			return fmt.Errorf("image %s: %v (JPEG, PNG and SVG are supported)", f, err)
+		}
+		if format != "jpeg" && format != "png" {
+			return fmt.Errorf("image %s is %s; JPEG, PNG and SVG are supported", f, format)
+		}
+		s.w, s.h, s.format, s.data = cfg.Width, cfg.Height, format, b
+		return nil
+	}()
+	return s, s.err
+}
+
+// Picture names the variants of the image at sitePath; Run makes them.
+func (p *Processor) Picture(sitePath string, o Options) (*Picture, error) {
+	s, err := p.load(sitePath)
+	if err != nil {
+		return nil, err
+	}
+	if s.format == "svg" {
+		return &Picture{SVG: true, URL: sitePath}, nil
+	}
+	q := o.Quality
+	if q == 0 {
+		q = DefaultQuality
+	}
+	if q < 1 || q > 100 {
+		return nil, fmt.Errorf("image quality %d is outside 1-100", q)
+	}
+	if o.Ratio < 0 || math.IsNaN(o.Ratio) || math.IsInf(o.Ratio, 0) {
+		return nil, fmt.Errorf("image ratio %v is not a positive number", o.Ratio)
+	}
+	if o.FocusX < 0 || o.FocusX > 1 || o.FocusY < 0 || o.FocusY > 1 {
+		return nil, fmt.Errorf("image focus %v,%v is outside 0-1", o.FocusX, o.FocusY)
+	}
+	crop := Crop(s.w, s.h, o)
+	widths := Widths(crop.Dx(), o.Widths)
+	pic := &Picture{}
+	stem := urlStem(strings.TrimSuffix(path.Base(sitePath), path.Ext(sitePath)))
+	fallback := p.enc.JPEG
+	if s.format == "png" {
+		fallback = p.enc.PNG
+	}
+	encs := append(append([]Encoder{}, p.enc.Modern...), fallback)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, e := range encs {
+		src := Source{Type: mimeTypes[e.Format()]}
+		for _, w := range widths {
+			h := int(math.Round(float64(w) * float64(crop.Dy()) / float64(crop.Dx())))
+			if h < 1 {
+				h = 1
+			}
+			k := sha256.Sum256([]byte(fmt.Sprintf("%s|%v|%dx%d|q%d|%s", s.hash, crop, w, h, q, e.ID())))
+			key := hex.EncodeToString(k[:16])
+			out := fmt.Sprintf("%s%s-%s-%d%s", strings.TrimPrefix(URLPrefix, "/"), stem, key[:10], w, extensions[e.Format()])
+			if _, ok := p.jobs[out]; !ok {
+				j := &job{src: s, out: out, key: key, crop: crop, w: w, h: h, q: q, enc: e}
+				p.jobs[out] = j
+				s.jobs = append(s.jobs, j)
+			}
+			src.Variants = append(src.Variants, Variant{URL: "/" + out, Width: w, Height: h})
+		}
+		if i < len(encs)-1 {
+			pic.Sources = append(pic.Sources, src)
+		} else {
+			pic.Fallback = src
+		}
+	}
+	l := pic.Fallback.Largest()
+	pic.Width, pic.Height = l.Width, l.Height
+	return pic, nil
+}
+
+// Crop is the part of a w×h source a picture shows: all of it, or the
+// largest rectangle of o.Ratio around the focal point.
+func Crop(w, h int, o Options) image.Rectangle {
+	if o.Ratio == 0 {
+		return image.Rect(0, 0, w, h)
+	}
+	fx, fy := o.FocusX, o.FocusY
+	if fx == 0 && fy == 0 {
+		fx, fy = 0.5, 0.5
+	}
+	cw, ch := w, int(math.Round(float64(w)/o.Ratio))
+	if ch > h {
+		cw, ch = int(math.Round(float64(h)*o.Ratio)), h
+	}
+	x := clamp(int(math.Round(fx*float64(w)-float64(cw)/2)), 0, w-cw)
+	y := clamp(int(math.Round(fy*float64(h)-float64(ch)/2)), 0, h-ch)
+	return image.Rect(x, y, x+cw, y+ch)
+}
+
+func clamp(v, lo, hi int) int { return max(lo, min(v, hi)) }
+
+// Widths are the widths to make of a source max wide: the requested ones
+// up to max, and max itself when a larger one was asked for.
+func Widths(maxW int, want []int) []int {
+	if want == nil {
+		want = DefaultWidths
+	}
+	var out []int
+	capped := false
+	for _, w := range want {
+		if w <= 0 {
+			continue
+		}
+		if w >= maxW {
+			capped = true
+			continue
+		}
+		out = append(out, w)
+	}
+	if capped || len(out) == 0 {
+		out = append(out, maxW)
+	}
+	sort.Ints(out)
+	uniq := out[:0]
+	for i, w := range out {
+		if i == 0 || w != out[i-1] {
+			uniq = append(uniq, w)
+		}
+	}
+	return uniq
+}
+
+// File is one variant to write into the output.
+type File struct {
+	Path string // relative to the output root
+	Data []byte
+}
+
+// Stats counts the variants a Run made and took from the cache.
+type Stats struct{ Processed, Cached int64 }
+
+// Summary is the build's images line.
+func (s Stats) Summary() string {
+	return fmt.Sprintf("images: %d processed, %d from cache", s.Processed, s.Cached)
+}
+
+// Stats of every Run so far.
+func (p *Processor) Stats() Stats {
+	return Stats{Processed: p.processed.Load(), Cached: p.cached.Load()}
+}
+
+// Run makes every variant named so far (sources in parallel,
+// workers at a time; 0 means GOMAXPROCS) and returns them sorted by path.
+func (p *Processor) Run(ctx context.Context, workers int) ([]File, error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	p.mu.Lock()
+	var todo []*source
+	for _, s := range p.sources {
+		if s.err == nil && len(s.jobs) > 0 {
+			todo = append(todo, s)
+		}
+	}
+	p.mu.Unlock()
+	sort.Slice(todo, func(i, j int) bool { return todo[i].file < todo[j].file })
+	var (
+		mu    sync.Mutex
+		files []File
+		errs  []error
+		wg    sync.WaitGroup
+	)
+	next := make(chan *source)
+	for w := 0; w < min(workers, max(len(todo), 1)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for s := range next {
+				made, err := p.runSource(ctx, s)
+				mu.Lock()
+				files = append(files, made...)
+				if err != nil {
+					errs = append(errs, err)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, s := range todo {
+		select {
+		case next <- s:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, nil
+}
+
+// runSource makes the variants of one source, decoding it at most once.
+func (p *Processor) runSource(ctx context.Context, s *source) ([]File, error) {
+	p.mu.Lock()
+	jobs := append([]*job(nil), s.jobs...)
+	p.mu.Unlock()
+	var decoded image.Image
+	var out []File
+	for _, j := range jobs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if b, ok := p.fromCache(j); ok {
+			p.cached.Add(1)
+			out = append(out, File{Path: j.out, Data: b})
+			continue
+		}
+		if decoded == nil {
+			m, _, err := image.Decode(bytes.NewReader(s.data))
+			if err != nil {
+				return nil, fmt.Errorf("image %s: %v", s.file, err)
+			}
+			decoded = m
+		}
+		dst := image.NewRGBA(image.Rect(0, 0, j.w, j.h))
+		xdraw.CatmullRom.Scale(dst, dst.Bounds(), decoded, j.crop.Add(decoded.Bounds().Min), draw.Src, nil)
+		var buf bytes.Buffer
+		if err := j.enc.Encode(&buf, dst, j.q); err != nil {
+			return nil, fmt.Errorf("image %s: encoding %s at %d px: %v", s.file, j.enc.Format(), j.w, err)
+		}
+		p.processed.Add(1)
+		if err := p.toCache(j, buf.Bytes()); err != nil {
+			return nil, err
+		}
+		out = append(out, File{Path: j.out, Data: buf.Bytes()})
+	}
+	return out, nil
+}
+
+func (p *Processor) cachePath(j *job) string {
+	return filepath.Join(p.cacheDir, j.key[:2], j.key+extensions[j.enc.Format()])
+}
+
+func (p *Processor) fromCache(j *job) ([]byte, bool) {
+	if p.cacheDir == "" {
+		return nil, false
+	}
+	b, err := os.ReadFile(p.cachePath(j))
+	return b, err == nil && len(b) > 0
+}
+
+// toCache writes through a temporary file and a rename, so a build stopped
+// half-way never leaves a truncated variant behind for the next one.
+func (p *Processor) toCache(j *job, b []byte) error {
+	if p.cacheDir == "" {
+		return nil
+	}
+	f := p.cachePath(j)
+	if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+		return fmt.Errorf("image cache: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(f), ".tmp-*")
+	if err != nil {
+		return fmt.Errorf("image cache: %w", err)
+	}
+	_, werr := tmp.Write(b)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("image cache: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), f); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("image cache: %w", err)
+	}
+	return nil
+}
+
+// urlStem keeps a file name readable in variant URLs but safe in a srcset
+// (no spaces or commas): ASCII letters, digits, - and _, the rest as -.
+func urlStem(s string) string {
+	b := []byte(strings.ToLower(s))
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			b[i] = '-'
+		}
+	}
+	if len(b) == 0 {
+		return "img"
+	}
+	return string(b)
+}

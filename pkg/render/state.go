@@ -1,0 +1,84 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"sort"
+)
+
+// pageMarks is what rendering one page records as it goes: the islands it
+// rendered, where the script slot is, and the edges of <main>. The
+// template functions write it while the page is written; nothing is
+// searched for in the finished HTML. The zero value is ready for a page.
+type pageMarks struct {
+	out                          *bytes.Buffer // the page's output, as the template writes it
+	scripts, mainStart, mainEnd  int           // offsets in out
+	hasScripts, hasStart, hasEnd bool
+	islands                      []islandUse
+}
+
+type islandUse struct {
+	name, directive string
+	hydrated        bool
+}
+
+// slot records the script slot at the current end of the output, which is
+// where the calling action's (empty) result goes.
+func (st *execState) slot() (template.HTML, error) {
+	m := &st.marks
+	switch {
+	case m.out == nil:
+		return "", nil
+	case len(st.chain) > 0:
+		return "", fmt.Errorf("scripts: call it in base.html or a template it includes, not inside partial or a section")
+	case m.hasScripts:
+		return "", fmt.Errorf("scripts: called twice on one page")
+	}
+	m.scripts, m.hasScripts = m.out.Len(), true
+	return "", nil
+}
+
+// mark records the current end of the output as one edge of <main>.
+func (st *execState) mark(end bool) string {
+	m := &st.marks
+	if m.out == nil || len(st.chain) > 0 {
+		return ""
+	}
+	if end {
+		m.mainEnd, m.hasEnd = m.out.Len(), true
+	} else {
+		m.mainStart, m.hasStart = m.out.Len(), true
+	}
+	return ""
+}
+
+// main returns what the page rendered inside <main>.
+func (m *pageMarks) main() string {
+	if !m.hasStart || !m.hasEnd || m.out == nil || m.mainEnd < m.mainStart || m.mainEnd > m.out.Len() {
+		return ""
+	}
+	return string(m.out.Bytes()[m.mainStart:m.mainEnd])
+}
+
+// hydrated returns the names of the islands that hydrate on the page, and
+// of those that hydrate at once (load, idle), sorted.
+func (m *pageMarks) hydrated() (all, eager []string) {
+	seen := map[string]bool{}
+	for _, u := range m.islands {
+		if !u.hydrated {
+			continue
+		}
+		if !seen[u.name] {
+			seen[u.name] = true
+			all = append(all, u.name)
+		}
+		if (u.directive == "load" || u.directive == "idle") && !seen["eager:"+u.name] {
+			seen["eager:"+u.name] = true
+			eager = append(eager, u.name)
+		}
+	}
+	sort.Strings(all)
+	sort.Strings(eager)
+	return all, eager
+}
