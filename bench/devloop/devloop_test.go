@@ -194,7 +194,7 @@ func copyReal(tb testing.TB, dir string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	for _, d := range []string{"site.yaml", "content", "templates", "assets", "package.json", "package-lock.json"} {
+	for _, d := range []string{"site.yaml", "schema.yaml", "content", "templates", "assets", "package.json", "package-lock.json"} {
 		if err := copyPath(filepath.Join(root, d), filepath.Join(dir, d)); err != nil {
 			tb.Fatal(err)
 		}

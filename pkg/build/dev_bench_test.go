@@ -11,7 +11,7 @@ import (
 // real site (the full write-to-reload loop is measured in bench/devloop).
 func BenchmarkDevPageEdit(b *testing.B) {
 	dir := b.TempDir()
-	for _, d := range []string{"site.yaml", "content", "templates", "assets", "package.json", "package-lock.json"} {
+	for _, d := range []string{"site.yaml", "schema.yaml", "content", "templates", "assets", "package.json", "package-lock.json"} {
 		src := filepath.Join("../..", d)
 		if st, err := os.Stat(src); err == nil && !st.IsDir() {
 			data, _ := os.ReadFile(src)
