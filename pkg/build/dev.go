@@ -68,7 +68,7 @@ type Dev struct {
 	// images makes the <picture> variants; imageFiles are assets/images.
 	images     *images.Processor
 	imageFiles map[string]bool
-	copts  content.Options // how content files are parsed
+	copts      content.Options // how content files are parsed
 
 	good *devState // the last build without errors
 	// pending are source changes not yet part of a good build (the
