@@ -8,7 +8,7 @@ GO ?= go
 # depend on the machine.
 export GOFLAGS := $(strip $(GOFLAGS) -tags=nodynamic)
 
-.PHONY: setup build serve test vet fuzz bench bench-islands bench-forms clean
+.PHONY: setup build serve test vet fuzz bench bench-devloop bench-islands bench-forms clean
 
 # npm packages (islands, icons, fonts), installed from the pinned lock file.
 # A node_modules that is a link (a git worktree sharing another checkout's
@@ -73,6 +73,11 @@ BENCH_PEERS ?= sitegen hugo
 bench: setup
 	$(GO) test ./pkg/build -run '^$$' -bench . -benchtime 1x -timeout 30m
 	bench/ssgbench/compare.sh $(BENCH_N) $(BENCH_PEERS)
+
+# The authoring loop: write -> reload event for page, data and template edits
+# on the real site and on 10,000 generated pages, and the server's memory.
+bench-devloop: setup
+	$(GO) test ./bench/devloop -run '^$$' -bench . -benchtime 5x -timeout 30m -v
 
 # The demo-request handler under load on loopback: durable submissions/s and
 # p99 for SQLite (WAL, synchronous=FULL; on disk and in RAM) and, when

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"runtime/pprof"
@@ -19,10 +20,11 @@ import (
 	"sitegen/pkg/build"
 	"sitegen/pkg/cache"
 	"sitegen/pkg/config"
+	"sitegen/pkg/devserver"
 	"sitegen/pkg/diag"
+	"sitegen/pkg/forms"
 	"sitegen/pkg/images"
 	"sitegen/pkg/output"
-	"sitegen/pkg/serve"
 )
 
 // Exit codes.
@@ -58,7 +60,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sitegen: interrupted; the previous output is unchanged")
 		return code
 	case exitContent:
-		printErr(stderr, err)
+		if !errors.As(err, new(checkFailed)) { // a check printed its findings
+			printErr(stderr, err)
+		}
 		return code
 	default:
 		return code
@@ -131,6 +135,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newBuild(stdout, stderr), newServe(stdout, stderr), newForms(stdout, stderr), newVersion(stdout), newSchema(stdout))
+	root.AddCommand(newCheck(stdout, stderr), newNew(stdout, stderr))
 	root.Args = func(cmd *cobra.Command, args []string) error {
 		if len(args) > 0 {
 			return usageError{fmt.Errorf("unknown command %q", args[0])}
@@ -322,7 +327,13 @@ func newServe(stdout, stderr io.Writer) *cobra.Command {
 	var host, formsDB string
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Build the site and serve it on localhost",
+		Short: "Serve the site on localhost from memory, rebuilding what each edit affects",
+		Long: `Serve builds the site into memory and serves it as the host would (aliases,
+per-locale 404 pages, trailing slashes, headers). It watches site.yaml,
+content/, templates/ and assets/, re-renders only the pages an edit affects,
+and reloads open tabs; a stylesheet edit swaps the stylesheet in place. A
+build error shows over the page and in the terminal while the last good
+build stays served. Nothing is written to disk.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOpts(&o, args); err != nil {
 				return err
@@ -330,37 +341,40 @@ func newServe(stdout, stderr io.Writer) *cobra.Command {
 			if port < 0 || port > 65535 {
 				return usageError{fmt.Errorf("--port %d is out of range", port)}
 			}
+			if _, err := os.Stat(filepath.Join(o.Source, config.FileName)); err != nil {
+				return usageError{fmt.Errorf("no %s in %s: run sitegen serve in a site folder or pass --source", config.FileName, o.Source)}
+			}
+			log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+			o.Logger = log
+			srv, err := devserver.New(cmd.Context(), devserver.Options{Build: o, Out: stdout, Log: log})
+			if err != nil {
+				return err
+			}
+			defer srv.Close()
+			// The form handler reads its schema from the build; the dev
+			// server keeps the build in memory, so the schema goes to a
+			// temporary folder (with the forms database unless --forms-db).
 			dir, err := os.MkdirTemp("", "sitegen-serve-")
 			if err != nil {
 				return err
 			}
 			defer os.RemoveAll(dir)
-			o.Out, o.PrivateOut = dir+"/public", true
-			rep, err := build.Run(cmd.Context(), o)
-			if err != nil {
-				return err
+			if b, ok := srv.File(forms.SchemaFile("demo")); ok {
+				p := filepath.Join(dir, filepath.FromSlash(forms.SchemaFile("demo")))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					return err
+				}
+				if err := os.WriteFile(p, b, 0o644); err != nil {
+					return err
+				}
 			}
-			printReport(stdout, rep)
-			cfg, err := config.Load(os.DirFS(o.Source))
-			if err != nil {
-				return err
-			}
-			var prefixes []string
-			for _, l := range cfg.Locales {
-				prefixes = append(prefixes, l.Prefix)
-			}
-			h, err := serve.NewHandler(o.Out, prefixes, rep.RedirectTable, rep.HeaderRules)
-			if err != nil {
-				return err
-			}
-			log := slog.New(slog.NewTextHandler(stderr, nil))
-			handler, closeForms, err := mountForms(cmd.Context(), h, o.Out, formsDB, dir, log, stdout)
+			handler, closeForms, err := mountForms(cmd.Context(), srv, dir, formsDB, dir, log, stdout)
 			if err != nil {
 				return err
 			}
 			defer closeForms()
-			return serve.Server(cmd.Context(), fmt.Sprintf("%s:%d", host, port), handler, log, func(url string) {
-				fmt.Fprintf(stdout, "serving %s at %s (Ctrl+C to stop)\n", cfg.Title, url)
+			return srv.Serve(cmd.Context(), fmt.Sprintf("%s:%d", host, port), handler, func(url string) {
+				fmt.Fprintf(stdout, "serving %s at %s (watching for changes; Ctrl+C to stop)\n", srv.Title(), url)
 			})
 		},
 	}

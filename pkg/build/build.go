@@ -554,9 +554,9 @@ func writers() int {
 	return max(4, 2*runtime.GOMAXPROCS(0))
 }
 
-// pageFiles lists the files a page entry writes: its page, its page data
+// entryFiles lists the files a page entry writes: its page, its page data
 // and, for the error pages, the 404.html and 500.html hosts look for.
-func (s *Site) pageFiles(e *route.Entry) []string {
+func (s *Site) entryFiles(e *route.Entry) []string {
 	files := []string{strings.TrimPrefix(e.URL, "/") + "index.html", output.PageDataPath(e)}
 	if e.Error {
 		name := "500.html"
@@ -635,7 +635,7 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 	if p, ok := tree.(interface{ Prepare([]string) error }); ok && tree != nil {
 		var planned []string
 		for _, e := range entries {
-			planned = append(planned, s.pageFiles(e)...)
+			planned = append(planned, s.entryFiles(e)...)
 		}
 		for _, rd := range s.Plan.Redirects {
 			planned = append(planned, strings.TrimPrefix(rd.From, "/")+"index.html")
@@ -657,8 +657,8 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 			for i := range next {
 				r := s.renderEntry(ctx, entries[i])
 				d := pageDone{islands: r.islands, err: r.err}
-				if r.err == nil {
-					files := s.pageFiles(r.entry)
+				if r.err == nil && ctx.Err() == nil {
+					files := s.entryFiles(r.entry)
 					writeFile(files[0], r.html)
 					writeFile(files[1], r.data)
 					for _, f := range files[2:] {
@@ -672,14 +672,28 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 			}
 		}()
 	}
+feed:
 	for i := range entries {
-		if ctx.Err() != nil {
-			break
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
 		}
-		next <- i
 	}
 	close(next)
-	wg.Wait()
+	// Stopped (Ctrl+C): return at once; a render that does not notice (an
+	// island in an endless loop) is left behind, and its page is not
+	// written (the worker checks ctx first; the tree refuses writes after
+	// Abort).
+	waited := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(waited)
+	}()
+	select {
+	case <-waited:
+	case <-ctx.Done():
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

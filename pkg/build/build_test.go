@@ -212,7 +212,7 @@ func fixtureCopy(t *testing.T) string {
 }
 
 // copyTree copies a fixture site so a test can change it.
-func copyTree(t *testing.T, src, dst string) {
+func copyTree(t testing.TB, src, dst string) {
 	t.Helper()
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -123,6 +123,15 @@ func Origin(endpoint string) string {
 	return u.Scheme + "://" + u.Host
 }
 
+// Budgets are the most bytes one page may load, counted gzip-compressed as a
+// host serves them: its HTML, its stylesheets, its scripts. sitegen check
+// reports pages over budget; zero means no budget.
+type Budgets struct {
+	HTML int `yaml:"html"`
+	CSS  int `yaml:"css"`
+	JS   int `yaml:"js"`
+}
+
 // Config is site.yaml.
 type Config struct {
 	BaseURL     string            `yaml:"baseURL" sg:"required"`
@@ -139,6 +148,7 @@ type Config struct {
 	Announcement string     `yaml:"announcement"`
 	ErrorPages   ErrorPages `yaml:"errorPages"`
 	CSP          CSP        `yaml:"csp"`
+	Budgets      Budgets    `yaml:"budgets"`
 
 	// Positions of the legacy path entries and of announcement, for
 	// diagnostics.
@@ -294,6 +304,9 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 	}
 	if c.ErrorPages.NotFound == c.ErrorPages.ServerError {
 		errs.Addf(at("errorPages"), "errorPages: notFound and serverError must be different pages")
+	}
+	if c.Budgets.HTML < 0 || c.Budgets.CSS < 0 || c.Budgets.JS < 0 {
+		errs.Add(diag.New(at("budgets"), "budgets are byte counts and cannot be negative"))
 	}
 	keys := make([]string, 0, len(c.LegacyPaths))
 	for k := range c.LegacyPaths {

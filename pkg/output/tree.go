@@ -59,7 +59,8 @@ type Tree struct {
 	final   string
 	tmp     string
 	version string
-	mu      sync.Mutex      // guards dirs, names and bytes
+	mu      sync.Mutex      // guards dirs, names, bytes and aborted
+	aborted bool            // Abort was called: WriteFile refuses
 	dirs    map[string]bool // folders known to exist
 	names   []string
 	bytes   int64
@@ -229,6 +230,12 @@ func (t *Tree) WriteFile(rel string, data []byte) error {
 	if err != nil {
 		return err
 	}
+	t.mu.Lock()
+	aborted := t.aborted
+	t.mu.Unlock()
+	if aborted {
+		return fmt.Errorf("%s: the build was stopped", rel)
+	}
 	if dir := path.Dir(rel); dir != "." {
 		t.mu.Lock()
 		known := t.dirs[dir]
@@ -269,6 +276,9 @@ func (t *Tree) mkdir(dir string) error {
 
 // Abort removes the temporary tree; the previous output stays untouched.
 func (t *Tree) Abort() {
+	t.mu.Lock()
+	t.aborted = true
+	t.mu.Unlock()
 	os.RemoveAll(t.tmp)
 	t.release()
 }

@@ -34,6 +34,10 @@ type execState struct {
 	// preloads are the <link rel=preload> of the page's eager pictures,
 	// put before </head> once the page is rendered.
 	preloads []string
+	// deps records what the render uses (nil: nothing is recorded); layout
+	// is the page's layout, for the files behind the templates it runs.
+	deps   Deps
+	layout string
 }
 
 // enter records that template name starts executing inside the current

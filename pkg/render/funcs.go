@@ -41,15 +41,27 @@ type PageLink struct {
 // funcs returns the template functions of lang; st is the state of the render
 // call the template set they are parsed into serves.
 func (r *Renderer) funcs(lang string, st *execState) template.FuncMap {
-	resolve := func(target string) (string, error) { return r.opts.Plan.Resolve(lang, target) }
+	resolve := func(target string) (string, error) {
+		u, err := r.opts.Plan.Resolve(lang, target)
+		if err == nil {
+			r.link(st.deps, lang, u)
+		}
+		return u, err
+	}
+	str := func(key string) {
+		st.deps.add(DepString(lang, key))
+		st.deps.add(DepString(r.opts.Plan.Default.Code, key))
+	}
 	return template.FuncMap{
 		"t": func(key string, def ...string) string {
+			str(key)
 			if len(def) > 0 {
 				return r.opts.Catalog.TDefault(lang, key, def[0])
 			}
 			return r.opts.Catalog.T(lang, key)
 		},
 		"tnull": func(key string) any {
+			str(key)
 			if s := r.opts.Catalog.TNull(lang, key); s != nil {
 				return *s
 			}
@@ -73,29 +85,24 @@ func (r *Renderer) funcs(lang string, st *execState) template.FuncMap {
 			return "", fmt.Errorf("link: cannot resolve a %T", v)
 		},
 		"data": func(name string) (any, error) {
-			s, ok := r.data(lang, name)
+			s, ok := r.data(st.deps, lang, name)
 			if !ok {
 				return nil, fmt.Errorf("unknown data set %q", name)
 			}
 			return s.Value, nil
 		},
 		"md": func(v any) (template.HTML, error) {
-			src := textSource(v)
-			src.Images = r.markdownImages(st)
-			out, errs := r.opts.Markdown.Inline(src, resolve)
-			return template.HTML(out), errs.Err()
+			return r.markdownOnce(st, lang, false, textSource(v))
 		},
 		"mdblock": func(v any) (template.HTML, error) {
-			src := textSource(v)
-			src.Images = r.markdownImages(st)
-			out, errs := r.opts.Markdown.Block(src, resolve)
-			return template.HTML(out), errs.Err()
+			return r.markdownOnce(st, lang, true, textSource(v))
 		},
 		"partial": func(name string, data any) (template.HTML, error) {
 			t := st.set.root.Lookup(name)
 			if t == nil {
 				return "", fmt.Errorf("partial: no template %q", name)
 			}
+			r.template(st.deps, st.layout, name)
 			return st.execNested(name, func(b *strings.Builder) error { return t.Execute(b, data) })
 		},
 		"append": func(list any, items ...any) ([]any, error) {
@@ -114,25 +121,29 @@ func (r *Renderer) funcs(lang string, st *execState) template.FuncMap {
 		},
 		"section":  func(s content.Section, pc *PageContext) (template.HTML, error) { return r.section(st, s, pc) },
 		"sections": func(pc *PageContext) (template.HTML, error) { return r.sections(st, pc) },
-		"pages":    func(id string) ([]PageLink, error) { return r.pages(lang, id) },
+		"pages":    func(id string) ([]PageLink, error) { return r.pages(st.deps, lang, id) },
 		"asset": func(name string) (string, error) {
+			st.deps.add(DepAsset(name))
 			if u, ok := r.opts.Assets[name]; ok {
 				return u, nil
 			}
 			return "", fmt.Errorf("unknown asset %q", name)
 		},
-		"icon":  r.icon,
-		"image": r.image,
+		"icon": r.icon,
+		"image": func(v any, alt string, class ...string) (template.HTML, error) {
+			return r.image(st.deps, v, alt, class...)
+		},
 		"picture": func(v any, alt string, opts ...map[string]any) (template.HTML, error) {
 			return r.picture(st, v, alt, opts...)
 		},
 		"island": func(name string, props any, directive string, children ...template.HTML) (template.HTML, error) {
+			st.deps.add(DepIsland(name))
 			return r.island(st, name, props, directive, children...)
 		},
 		"scripts":          st.slot,
 		mainStartFunc:      func() string { return st.mark(false) },
 		mainEndFunc:        func() string { return st.mark(true) },
-		"showAnnouncement": func(v any) (bool, error) { return r.showAnnouncement(lang, v) },
+		"showAnnouncement": func(v any) (bool, error) { return r.showAnnouncement(st.deps, lang, v) },
 		"dict":             dict,
 		"list": func(v ...any) []any {
 			if v == nil {
@@ -228,13 +239,14 @@ func (r *Renderer) section(st *execState, s content.Section, pc *PageContext) (t
 	}
 	sc := SectionContext{S: s, P: pc}
 	if s.Data != "" {
-		ds, ok := r.data(pc.Lang, s.Data)
+		ds, ok := r.data(st.deps, pc.Lang, s.Data)
 		if !ok {
 			return "", fmt.Errorf("%s: unknown data set %q", s.DataPos, s.Data)
 		}
 		sc.Data = ds.Value
 	}
 	t := st.set.layouts[pc.Page.Layout]
+	r.template(st.deps, pc.Page.Layout, "sections/"+s.Type+".html")
 	name := "sections/" + s.Type + ".html"
 	return st.execNested(name, func(b *strings.Builder) error { return t.ExecuteTemplate(b, name, sc) })
 }
@@ -263,16 +275,20 @@ func (r *Renderer) sections(st *execState, pc *PageContext) (template.HTML, erro
 }
 
 // pages lists the pages below page id in lang, newest first.
-func (r *Renderer) pages(lang, id string) ([]PageLink, error) {
+func (r *Renderer) pages(d Deps, lang, id string) ([]PageLink, error) {
+	d.add(DepRoute(lang, id))
 	parent, ok := r.opts.Plan.Lookup(lang, id)
 	if !ok {
 		return nil, fmt.Errorf("pages: unknown page id %q", id)
 	}
+	d.add(DepList(lang, parent.URL))
 	var out []PageLink
 	for _, e := range r.opts.Plan.Entries {
 		if e.Lang != lang || e == parent || !strings.HasPrefix(e.URL, parent.URL) {
 			continue
 		}
+		d.add(DepRoute(lang, e.ID))
+		d.add(DepPage(lang, e.ID))
 		alt, _ := e.Page.Params["imageAlt"].(string)
 		out = append(out, PageLink{ID: e.ID, Title: e.Page.Title, URL: e.URL, Date: e.Page.Date, Summary: e.Page.Summary, Image: e.Page.Image.Path,
 			ImageFile: e.Page.Image, ImageAlt: alt})
@@ -338,7 +354,7 @@ func (r *Renderer) icon(name string, class ...string) (template.HTML, error) {
 }
 
 // image returns an <img> with its intrinsic width and height so nothing shifts.
-func (r *Renderer) image(v any, alt string, class ...string) (template.HTML, error) {
+func (r *Renderer) image(d Deps, v any, alt string, class ...string) (template.HTML, error) {
 	var p string
 	switch f := v.(type) {
 	case content.File:
@@ -351,6 +367,7 @@ func (r *Renderer) image(v any, alt string, class ...string) (template.HTML, err
 	if p == "" {
 		return "", nil
 	}
+	d.add(DepStatic(p))
 	w, h, err := r.imageSize(p)
 	if err != nil {
 		return "", err
@@ -517,7 +534,7 @@ func checkJSON(v any, at string) error {
 
 // showAnnouncement reports whether an announcement record (or the page's
 // site announcement) is current: between its start and end dates, inclusive.
-func (r *Renderer) showAnnouncement(lang string, v any) (bool, error) {
+func (r *Renderer) showAnnouncement(d Deps, lang string, v any) (bool, error) {
 	var a content.Record
 	switch t := v.(type) {
 	case content.Record:
@@ -526,7 +543,7 @@ func (r *Renderer) showAnnouncement(lang string, v any) (bool, error) {
 		if r.opts.Config.Announcement == "" {
 			return false, nil // the site has no announcement
 		}
-		s, ok := r.data(lang, r.opts.Config.Announcement)
+		s, ok := r.data(d, lang, r.opts.Config.Announcement)
 		if !ok {
 			return false, nil
 		}

@@ -55,6 +55,16 @@ type Options struct {
 	Cache     *cache.Store
 	CacheSalt []byte
 	Images    Pictures // makes <picture>s (template func picture, Markdown images); nil: none
+	// Bodies, when set, keeps converted Markdown bodies across renders
+	// (the dev server's); nil converts every time.
+	Bodies BodyCache
+}
+
+// BodyCache keeps the HTML of page bodies. A body depends only on its page,
+// the locale its links resolve in, and the link targets it resolved (deps).
+type BodyCache interface {
+	Body(e *route.Entry) (html string, deps []string, ok bool)
+	PutBody(e *route.Entry, html string, deps []string)
 }
 
 // Renderer renders pages. Render is safe for concurrent use.
@@ -67,9 +77,13 @@ type Renderer struct {
 	base    *source
 	shared  []source
 	layouts []source
+	closure templateClosure
 
 	icons sync.Map // name -> template.HTML
 	dims  sync.Map // static path -> [2]int
+	// texts holds converted Markdown of data records (mdText by textKey):
+	// the same record shown on many pages is converted once per locale.
+	texts sync.Map
 
 	mu           sync.Mutex
 	dataFallback map[[2]string]bool // (lang, set) taken from the default locale
@@ -115,9 +129,25 @@ func New(opts Options) (*Renderer, error) {
 		if len(e) == 0 {
 			st.set = &execSet{root: root, layouts: set, st: st}
 			r.pools[l.Code] <- st.set
+			if r.closure == nil {
+				r.closure = closureOf(set)
+			}
 		}
 	}
 	return r, errs.Err()
+}
+
+// Rebind points the renderer at a new state of the site (content, routes,
+// strings, bundles) while keeping its parsed templates, for the dev server's
+// rebuilds when no template changed. opts.FS and the templates must be the
+// same as at New. It must not run while a render runs.
+func (r *Renderer) Rebind(opts Options) {
+	r.opts = opts
+	r.dims = sync.Map{}
+	r.texts = sync.Map{}
+	r.mu.Lock()
+	r.dataFallback = map[[2]string]bool{}
+	r.mu.Unlock()
 }
 
 // DataFallbacks lists the data sets a locale took from the default locale.
@@ -138,13 +168,15 @@ func (r *Renderer) DataFallbacks() [][2]string {
 }
 
 // data returns the set of lang, or of the default locale.
-func (r *Renderer) data(lang, name string) (*content.DataSet, bool) {
+func (r *Renderer) data(d Deps, lang, name string) (*content.DataSet, bool) {
+	d.add(DepData(lang, name))
 	if loc := r.opts.Source.Locales[lang]; loc != nil {
 		if s, ok := loc.Data[name]; ok {
 			return s, true
 		}
 	}
 	def := r.opts.Plan.Default.Code
+	d.add(DepData(def, name))
 	if s, ok := r.opts.Source.Locales[def].Data[name]; ok {
 		r.mu.Lock()
 		r.dataFallback[[2]string{lang, name}] = true
@@ -227,7 +259,14 @@ func (r *Renderer) cached(compute func() (v string, keep bool, err error), kind 
 
 // Render renders one entry.
 func (r *Renderer) Render(ctx context.Context, e *route.Entry) (*Result, error) {
+	return r.RenderDeps(ctx, e, nil)
+}
+
+// RenderDeps renders one entry and records in deps (when not nil) what the
+// render used: the dev server's dependency graph.
+func (r *Renderer) RenderDeps(ctx context.Context, e *route.Entry, deps Deps) (*Result, error) {
 	pg := e.Page
+	deps.add(DepFile(pg.File))
 	if _, ok := r.sets[e.Lang][pg.Layout]; !ok {
 		return nil, diag.New(layoutPos(pg), "unknown layout %q", pg.Layout).WithHint("add templates/layouts/%s.html", pg.Layout)
 	}
@@ -236,32 +275,13 @@ func (r *Renderer) Render(ctx context.Context, e *route.Entry) (*Result, error) 
 		return nil, err
 	}
 	defer r.putSet(e.Lang, set)
+	set.st.deps, set.st.layout = deps, pg.Layout
 	t := set.layouts[pg.Layout]
-	pc := r.pageContext(e)
-	text, err := pg.LoadBody(r.opts.FS)
+	r.template(deps, pg.Layout, "base.html")
+	pc := r.pageContext(e, deps)
+	body, err := r.body(e, deps, set.st)
 	if err != nil {
-		return nil, diag.New(diag.Pos{File: pg.File}, "%v", err)
-	}
-	// A page whose Markdown offers an image to the picture maker is not
-	// cached: making the picture writes its variants.
-	images := r.markdownImages(set.st)
-	usedImages := false
-	var hook markdown.ImageHook
-	if images != nil {
-		hook = func(dest, alt, title string) (string, bool, error) {
-			usedImages = true
-			return images(dest, alt, title)
-		}
-	}
-	var errs diag.List
-	body, _ := r.cached(func() (string, bool, error) {
-		out, list := r.opts.Markdown.Block(markdown.Source{Text: text, Pos: diag.Pos{File: pg.File, Line: pg.BodyLine, Col: 1}, Images: hook},
-			func(dest string) (string, error) { return r.opts.Plan.Resolve(e.Lang, dest) })
-		errs = list
-		return out, !usedImages, list.Err()
-	}, "markdown-block", []byte(e.Lang), text)
-	if len(errs) > 0 {
-		return nil, errs
+		return nil, err
 	}
 	pc.Page.Content = template.HTML(body)
 	var buf bytes.Buffer
@@ -283,6 +303,125 @@ func (r *Renderer) Render(ctx context.Context, e *route.Entry) (*Result, error) 
 	}
 	out = insertPreloads(out, set.st.preloads)
 	return &Result{HTML: out, Main: main, Islands: hydrated}, nil
+}
+
+type textKey struct {
+	lang, text string
+	block      bool
+}
+
+type mdText struct {
+	html template.HTML
+	deps []string
+}
+
+// markdownOnce converts Markdown text of a data record (inline or block) in
+// lang, once per renderer: the result depends only on the text, the locale
+// and the routes its links resolve to, all fixed while the renderer lives.
+// Texts with errors are converted each time, so each page reports them.
+func (r *Renderer) markdownOnce(st *execState, lang string, block bool, src markdown.Source) (template.HTML, error) {
+	deps := st.deps
+	src.Images = r.markdownImages(st)
+	once := !bytes.Contains(src.Text, []byte("![")) // images add preloads to the page while converting
+	key := textKey{lang, string(src.Text), block}
+	if v, ok := r.texts.Load(key); ok && once {
+		t := v.(mdText)
+		for _, k := range t.deps {
+			deps.add(k)
+		}
+		return t.html, nil
+	}
+	used := Deps{}
+	resolve := func(target string) (string, error) {
+		u, err := r.opts.Plan.Resolve(lang, target)
+		if err == nil {
+			r.link(used, lang, u)
+		}
+		return u, err
+	}
+	var out string
+	var errs diag.List
+	if block {
+		out, errs = r.opts.Markdown.Block(src, resolve)
+	} else {
+		out, errs = r.opts.Markdown.Inline(src, resolve)
+	}
+	for k := range used {
+		deps.add(k)
+	}
+	if len(errs) > 0 {
+		return template.HTML(out), errs.Err()
+	}
+	if once {
+		r.texts.Store(key, mdText{html: template.HTML(out), deps: used.Sorted()})
+	}
+	return template.HTML(out), nil
+}
+
+// body converts the page's Markdown body, or takes it from the body cache.
+func (r *Renderer) body(e *route.Entry, deps Deps, st *execState) (string, error) {
+	pg := e.Page
+	text, err := pg.LoadBody(r.opts.FS)
+	if err != nil {
+		return "", diag.New(diag.Pos{File: pg.File}, "%v", err)
+	}
+	cache := r.opts.Bodies
+	if bytes.Contains(text, []byte("![")) {
+		cache = nil // images add preloads to the page while converting
+	}
+	if cache != nil {
+		if html, keys, ok := cache.Body(e); ok {
+			for _, k := range keys {
+				deps.add(k)
+			}
+			return html, nil
+		}
+	}
+	var used Deps
+	if cache != nil || deps != nil {
+		used = Deps{}
+	}
+	images := r.markdownImages(st)
+	usedImages := false
+	var hook markdown.ImageHook
+	if images != nil {
+		hook = func(dest, alt, title string) (string, bool, error) {
+			usedImages = true
+			return images(dest, alt, title)
+		}
+	}
+	convert := func() (string, bool, error) {
+		out, list := r.opts.Markdown.Block(markdown.Source{Text: text, Pos: diag.Pos{File: pg.File, Line: pg.BodyLine, Col: 1}, Images: hook},
+			func(dest string) (string, error) {
+				u, err := r.opts.Plan.Resolve(e.Lang, dest)
+				r.link(used, e.Lang, u)
+				return u, err
+			})
+		if len(list) > 0 {
+			return "", false, list
+		}
+		// A body that made pictures is not kept: making them writes
+		// variants and adds preloads.
+		return out, !usedImages, nil
+	}
+	var body string
+	if used == nil {
+		// The persistent cache (a build, not the dev server, which tracks
+		// what each body links to).
+		body, err = r.cached(convert, "markdown-block", []byte(e.Lang), text)
+	} else {
+		body, _, err = convert()
+	}
+	if err != nil {
+		return "", err
+	}
+	for k := range used {
+		deps.add(k)
+	}
+	if cache != nil {
+		cache.PutBody(e, body, used.Sorted())
+	}
+	return body, nil
 }
 
 // PageScripts returns the URLs of every script a page with these hydrated
@@ -325,7 +464,7 @@ func (r *Renderer) scriptTags(hydrated, eager []string) string {
 
 func layoutPos(p *content.Page) diag.Pos { return p.Pos }
 
-func (r *Renderer) pageContext(e *route.Entry) *PageContext {
+func (r *Renderer) pageContext(e *route.Entry, deps Deps) *PageContext {
 	cfg := r.opts.Config
 	loc, _ := cfg.Locale(e.Lang)
 	pg := e.Page
@@ -347,6 +486,9 @@ func (r *Renderer) pageContext(e *route.Entry) *PageContext {
 			URL: e.URL, Permalink: cfg.BaseURL + canonical, Fallback: e.Fallback, Lang: pg.Lang, File: pg.File,
 			NoIndex: e.NoIndex(),
 		},
+	}
+	for _, l := range cfg.Locales {
+		deps.add(DepRoute(l.Code, e.ID)) // the language switcher and hreflang
 	}
 	for _, v := range r.opts.Plan.Variants(e.ID) {
 		l, _ := cfg.Locale(v.Lang)

@@ -9,12 +9,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -24,7 +24,7 @@ import (
 
 // Handler serves a built output tree.
 type Handler struct {
-	Root      string            // output directory
+	FS        fs.FS             // the output tree (a folder, or the dev server's memory)
 	Prefixes  []string          // locale prefixes, e.g. /pl, /en: their 404.html serves their unknown paths
 	redirects map[string]string // from (no trailing slash) -> to
 	headers   []output.HeaderRule
@@ -38,7 +38,12 @@ func NewHandler(root string, prefixes []string, redirects map[string]string, hea
 	if _, err := os.Stat(root); err != nil {
 		return nil, err
 	}
-	return &Handler{Root: root, Prefixes: prefixes, redirects: redirects, headers: headers}, nil
+	return NewHandlerFS(os.DirFS(root), prefixes, redirects, headers), nil
+}
+
+// NewHandlerFS is NewHandler for any tree (the dev server's is in memory).
+func NewHandlerFS(fsys fs.FS, prefixes []string, redirects map[string]string, headers []output.HeaderRule) *Handler {
+	return &Handler{FS: fsys, Prefixes: prefixes, redirects: redirects, headers: headers}
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -67,33 +72,41 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, to, http.StatusMovedPermanently)
 		return
 	}
-	file := filepath.Join(h.Root, filepath.FromSlash(p))
-	st, err := os.Stat(file)
+	file := fsPath(p)
+	st, err := fs.Stat(h.FS, file)
 	if err == nil && st.IsDir() {
 		if !strings.HasSuffix(r.URL.Path, "/") {
 			http.Redirect(w, r, p+"/", http.StatusMovedPermanently)
 			return
 		}
-		file = filepath.Join(file, "index.html")
-		st, err = os.Stat(file)
+		file = path.Join(file, "index.html")
+		st, err = fs.Stat(h.FS, file)
 	}
 	if err != nil || st.IsDir() {
 		h.notFound(w, r, p)
 		return
 	}
-	http.ServeFile(w, r, file)
+	http.ServeFileFS(w, r, h.FS, file)
+}
+
+// fsPath turns a clean site path into an fs.FS name.
+func fsPath(p string) string {
+	if p == "/" {
+		return "."
+	}
+	return strings.TrimPrefix(p, "/")
 }
 
 func (h *Handler) notFound(w http.ResponseWriter, r *http.Request, p string) {
-	page := filepath.Join(h.Root, "404.html")
+	page := "404.html"
 	for _, pre := range h.Prefixes {
 		if p == pre || strings.HasPrefix(p, pre+"/") {
-			if _, err := os.Stat(filepath.Join(h.Root, pre, "404.html")); err == nil {
-				page = filepath.Join(h.Root, pre, "404.html")
+			if _, err := fs.Stat(h.FS, fsPath(pre+"/404.html")); err == nil {
+				page = fsPath(pre + "/404.html")
 			}
 		}
 	}
-	b, err := os.ReadFile(page)
+	b, err := fs.ReadFile(h.FS, page)
 	w.Header().Set("Cache-Control", "no-cache") // the cache rules are for what exists
 	if err != nil || strings.HasPrefix(p, "/page-data/") || strings.HasPrefix(p, "/_assets/") {
 		http.Error(w, "404 page not found", http.StatusNotFound)

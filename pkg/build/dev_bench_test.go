@@ -1,0 +1,102 @@
+package build
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkDevPageEdit times Dev.Update after a one-page body edit of the
+// real site (the full write-to-reload loop is measured in bench/devloop).
+func BenchmarkDevPageEdit(b *testing.B) {
+	dir := b.TempDir()
+	for _, d := range []string{"site.yaml", "schema.yaml", "content", "templates", "assets", "package.json", "package-lock.json"} {
+		src := filepath.Join("../..", d)
+		if st, err := os.Stat(src); err == nil && !st.IsDir() {
+			data, _ := os.ReadFile(src)
+			os.WriteFile(filepath.Join(dir, d), data, 0o644)
+			continue
+		}
+		copyTree(b, src, filepath.Join(dir, d))
+	}
+	os.Symlink(filepath.Join(mustAbs(b, "../.."), "node_modules"), filepath.Join(dir, "node_modules"))
+	ctx := context.Background()
+	d, _, err := NewDev(ctx, devOpts(dir))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	page := filepath.Join(dir, "content/pl/blog.md")
+	orig, _ := os.ReadFile(page)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		os.WriteFile(page, append(orig, []byte("\nEdit "+string(rune('a'+i%26))+".\n")...), 0o644)
+		res, err := d.Update(ctx, []string{"content/pl/blog.md"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Rendered) != 1 {
+			b.Fatalf("rendered %v", res.Rendered)
+		}
+	}
+}
+
+func mustAbs(tb testing.TB, p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return a
+}
+
+// BenchmarkDevPageEdit10k times Dev.Update after a one-page body edit of a
+// generated site of 10,000 pages.
+func BenchmarkDevPageEdit10k(b *testing.B) {
+	dir := b.TempDir()
+	genSite(b, dir, 5000)
+	ctx := context.Background()
+	d, _, err := NewDev(ctx, devOpts(dir))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	page := filepath.Join(dir, "content/pl/p/001234.md")
+	orig, _ := os.ReadFile(page)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		os.WriteFile(page, append(orig, []byte("\nEdit "+string(rune('a'+i%26))+".\n")...), 0o644)
+		res, err := d.Update(ctx, []string{"content/pl/p/001234.md"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Rendered) != 1 {
+			b.Fatalf("rendered %v", res.Rendered)
+		}
+	}
+}
+
+// BenchmarkDevTemplateEdit10k times Dev.Update after an edit of the layout
+// every page of a generated 10,000-page site uses.
+func BenchmarkDevTemplateEdit10k(b *testing.B) {
+	dir := b.TempDir()
+	genSite(b, dir, 5000)
+	ctx := context.Background()
+	d, _, err := NewDev(ctx, devOpts(dir))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	layout := filepath.Join(dir, "templates/layouts/page.html")
+	orig, _ := os.ReadFile(layout)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		os.WriteFile(layout, append(orig, []byte("<!-- "+string(rune('a'+i%26))+" -->{{/* x */}}<i></i>")...), 0o644)
+		if i%2 == 1 {
+			os.WriteFile(layout, orig, 0o644)
+		}
+		if _, err := d.Update(ctx, []string{"templates/layouts/page.html"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,203 @@
+package build
+
+import (
+	"bytes"
+	"context"
+
+	"os"
+	"path/filepath"
+	"reflect"
+	"sitegen/pkg/output"
+	"sort"
+	"strings"
+	"testing"
+)
+
+func devOpts(dir string) Options {
+	return Options{Source: dir, Date: "2026-01-01", Minify: true}
+}
+
+// TestDevMatchesBuild: the dev server's first build is byte for byte what
+// sitegen build writes.
+func TestDevMatchesBuild(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	buildFixture(t, fixture, out)
+	want := readTree(t, out)
+	delete(want, output.ManifestName) // the mark of a build's own folder
+	d, res, err := NewDev(context.Background(), devOpts(fixture))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if !reflect.DeepEqual(sortedKeys(res.Out), sortedKeys(want)) {
+		t.Fatalf("files differ:\ndev   %v\nbuild %v", sortedKeys(res.Out), sortedKeys(want))
+	}
+	for name, b := range want {
+		if !bytes.Equal(res.Out[name], b) {
+			t.Errorf("%s differs from the build", name)
+		}
+	}
+}
+
+// TestDevIncremental edits, renames and deletes files of a copy of the
+// fixture site and checks, after each change, which pages rendered again and
+// that the output equals a fresh build of the changed tree.
+func TestDevIncremental(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, fixture, dir)
+	ctx := context.Background()
+	d, _, err := NewDev(ctx, devOpts(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	edit := func(rel, old, new string) {
+		t.Helper()
+		p := filepath.Join(dir, rel)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(b, []byte(old)) {
+			t.Fatalf("%s has no %q", rel, old)
+		}
+		if err := os.WriteFile(p, bytes.Replace(b, []byte(old), []byte(new), 1), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	steps := []struct {
+		name     string
+		change   func()
+		paths    []string
+		rendered []string
+	}{
+		{"body edit renders that page only", func() { edit("content/pl/kontakt.md", "Pisz na", "Napisz na") },
+			[]string{"content/pl/kontakt.md"}, []string{"/de/o-nas/kontakt/", "/pl/o-nas/kontakt/"}},
+		{"title edit renders the page; links keep their URL", func() { edit("content/en/contact.md", "title: Contact", "title: Contact us") },
+			[]string{"content/en/contact.md"}, []string{"/en/about-us/contact/"}},
+		{"slug edit renders the pages linking to it", func() { edit("content/pl/kontakt.md", "slug: o-nas/kontakt", "slug: kontakt") },
+			[]string{"content/pl/kontakt.md"}, []string{"/", "/de/kontakt/", "/en/about-us/contact/", "/pl/", "/pl/kontakt/"}},
+		{"data edit renders the pages using the set", func() { edit("content/pl/data/home.yaml", "82%", "83%") },
+			[]string{"content/pl/data/home.yaml"}, []string{"/", "/en/", "/pl/"}},
+		{"string edit renders the pages showing it", func() { edit("content/pl/i18n.yaml", "Tylko po polsku", "Tylko po polsku!") },
+			[]string{"content/pl/i18n.yaml"}, nil /* every page's header */},
+		{"section template edit renders the pages using it", func() { edit("templates/sections/statistics.html", "<ul>", `<ul class="stats">`) },
+			[]string{"templates/sections/statistics.html"}, []string{"/", "/en/", "/pl/"}},
+		{"layout edit renders the pages of that layout", func() { edit("templates/layouts/error.html", "<h1>", `<h1 class="err">`) },
+			[]string{"templates/layouts/error.html"}, []string{"/de/404/", "/de/500/", "/en/404/", "/en/500/", "/pl/404/", "/pl/500/"}},
+		{"rename moves the page", func() {
+			os.MkdirAll(filepath.Join(dir, "content/pl/wpisy"), 0o755)
+			if err := os.Rename(filepath.Join(dir, "content/pl/blog"), filepath.Join(dir, "content/pl/wpisy/blog")); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"content/pl/blog", "content/pl/wpisy"}, []string{"/de/wpisy/blog/pierwszy/", "/en/wpisy/blog/pierwszy/", "/pl/wpisy/blog/pierwszy/"}},
+		{"delete removes the page", func() {
+			if err := os.Remove(filepath.Join(dir, "content/pl/500.md")); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"content/pl/500.md"}, []string{}},
+		{"css edit renders no page", func() { edit("assets/css/main.css", "{", "{ color: red;") },
+			[]string{"assets/css/main.css"}, []string{}},
+	}
+	for _, st := range steps {
+		st.change()
+		res, err := d.Update(ctx, st.paths)
+		if err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		if st.rendered != nil && !reflect.DeepEqual(nonNil(res.Rendered), st.rendered) {
+			t.Errorf("%s: rendered %v, want %v", st.name, res.Rendered, st.rendered)
+		}
+		if st.rendered == nil && len(res.Rendered) != res.Pages+1 {
+			t.Errorf("%s: rendered %d pages, want all %d", st.name, len(res.Rendered), res.Pages+1)
+		}
+		compareFresh(t, st.name, dir, d, res.Out)
+	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// compareFresh checks that out equals a fresh dev build of dir, apart from
+// the session's build hash and the stylesheet's stable URL.
+func compareFresh(t *testing.T, step, dir string, d *Dev, out map[string][]byte) {
+	t.Helper()
+	fresh, res, err := NewDev(context.Background(), devOpts(dir))
+	if err != nil {
+		t.Fatalf("%s: fresh build: %v", step, err)
+	}
+	defer fresh.Close()
+	repl := []string{fresh.hash, d.hash}
+	for name, u := range fresh.assetURLs {
+		repl = append(repl, u, d.assetURLs[name])
+	}
+	r := strings.NewReplacer(repl...)
+	want := map[string]string{}
+	for name, b := range res.Out {
+		want[strings.TrimPrefix(r.Replace("/"+name), "/")] = r.Replace(string(b))
+	}
+	got := map[string]string{}
+	for name, b := range out {
+		got[name] = string(b)
+	}
+	var names []string
+	for n := range want {
+		names = append(names, n)
+	}
+	for n := range got {
+		if _, ok := want[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if got[n] != want[n] {
+			t.Errorf("%s: %s differs from a fresh build", step, n)
+		}
+	}
+}
+
+// TestDevIsland: an island edit rebuilds its bundles and renders again the
+// pages that embed it, and only those.
+func TestDevIsland(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, fixture, dir)
+	root, _ := filepath.Abs("../..")
+	if err := os.Symlink(filepath.Join(root, "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	write := func(rel, s string) {
+		t.Helper()
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("assets/islands/Counter.jsx", "export default function Counter({ label }) { return <button type=\"button\">{label}</button>; }\n")
+	write("assets/islands/Other.jsx", "export default function Other() { return <p>other</p>; }\n")
+	write("templates/layouts/error.html", `{{ define "main" }}<h1>{{ .Page.Title }}</h1>{{ island "Counter" (dict "label" .Page.Title) "load" }}{{ end }}`)
+	ctx := context.Background()
+	d, _, err := NewDev(ctx, devOpts(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	write("assets/islands/Counter.jsx", "export default function Counter({ label }) { return <button type=\"button\" class=\"c\">{label}</button>; }\n")
+	res, err := d.Update(ctx, []string{"assets/islands/Counter.jsx"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"/de/404/", "/de/500/", "/en/404/", "/en/500/", "/pl/404/", "/pl/500/"}
+	if !reflect.DeepEqual(res.Rendered, want) {
+		t.Errorf("rendered %v, want %v", res.Rendered, want)
+	}
+	if !strings.Contains(string(res.Out["pl/404/index.html"]), `class="c"`) {
+		t.Errorf("the 404 page does not show the edited island")
+	}
+	compareFresh(t, "island edit", dir, d, res.Out)
+}

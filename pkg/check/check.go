@@ -1,0 +1,499 @@
+// Package check is `sitegen check`: it builds the site in memory and checks
+// what a build cannot see page by page: internal links and #anchors in every
+// locale, redirects that lead nowhere, hreflang pairs that are not
+// reciprocal, pages and strings missing in a locale, images without alt
+// text, pages without title or description, duplicate titles in a locale,
+// the byte budgets of site.yaml, and, with External, links to other sites.
+package check
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"sitegen/pkg/build"
+	"sitegen/pkg/diag"
+	"sitegen/pkg/route"
+)
+
+// Severity of a finding: errors fail a check, warnings only with --strict.
+type Severity string
+
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+)
+
+// Kinds of findings.
+const (
+	KindLink        = "broken-link"
+	KindAnchor      = "broken-anchor"
+	KindAlias       = "dangling-alias"
+	KindHreflang    = "hreflang"
+	KindMissingPage = "missing-page"
+	KindMissingStr  = "missing-string"
+	KindMissingData = "missing-data"
+	KindAlt         = "image-alt"
+	KindTitle       = "missing-title"
+	KindDescription = "missing-description"
+	KindDupTitle    = "duplicate-title"
+	KindBudget      = "budget"
+	KindExternal    = "external-link"
+	KindBuild       = "build" // the site does not build
+)
+
+// Finding is one problem, at a source position.
+type Finding struct {
+	File     string   `json:"file"`
+	Line     int      `json:"line,omitempty"`
+	Col      int      `json:"col,omitempty"`
+	Severity Severity `json:"severity"`
+	Kind     string   `json:"kind"`
+	Message  string   `json:"message"`
+	Page     string   `json:"page,omitempty"` // the URL of the rendered page
+}
+
+func (f Finding) String() string {
+	pos := diag.Pos{File: f.File, Line: f.Line, Col: f.Col}.String()
+	return fmt.Sprintf("%s: %s: %s", pos, f.Severity, f.Message)
+}
+
+// Options of a check.
+type Options struct {
+	Build    build.Options
+	External *External // nil: external links are not checked
+}
+
+// Report is the result of a check.
+type Report struct {
+	Findings []Finding `json:"findings"`
+	Errors   int       `json:"errors"`
+	Warnings int       `json:"warnings"`
+	Pages    int       `json:"pages"`
+}
+
+// Failed reports whether the check fails: on errors, or with strict on
+// warnings too.
+func (r *Report) Failed(strict bool) bool { return r.Errors > 0 || (strict && r.Warnings > 0) }
+
+// WriteText writes file:line:col: severity: message lines (what CI
+// annotators read) and a summary.
+func (r *Report) WriteText(w io.Writer) {
+	for _, f := range r.Findings {
+		fmt.Fprintln(w, f.String())
+	}
+	fmt.Fprintf(w, "checked %d pages: %d error(s), %d warning(s)\n", r.Pages, r.Errors, r.Warnings)
+}
+
+// WriteJSON writes the report as JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// Run builds the site in memory and checks it. The errors of a site that
+// does not build are its findings (kind "build").
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	dev, res, err := build.NewDev(ctx, opts.Build)
+	if dev != nil {
+		defer dev.Close()
+	}
+	if err != nil {
+		var list diag.List
+		var d diag.Diagnostic
+		switch {
+		case errors.As(err, &list):
+		case errors.As(err, &d):
+			list = diag.List{d}
+		default:
+			return nil, err
+		}
+		c := &checker{seen: map[Finding]bool{}}
+		for _, d := range list {
+			msg := d.Message
+			if d.Hint != "" {
+				msg += " (hint: " + d.Hint + ")"
+			}
+			c.add(Finding{File: d.Pos.File, Line: d.Pos.Line, Col: d.Pos.Col, Severity: Error, Kind: KindBuild, Message: msg})
+		}
+		return c.report(), nil
+	}
+	root := opts.Build.Source
+	if root == "" {
+		root = "."
+	}
+	c := &checker{site: dev.Site(), out: res.Out, root: root, pages: map[string]*page{}, sources: map[string][]string{}, seen: map[Finding]bool{}}
+	c.run(ctx, opts.External)
+	return c.report(), nil
+}
+
+type checker struct {
+	site     *build.Site
+	out      map[string][]byte
+	root     string
+	pages    map[string]*page // by output path
+	sources  map[string][]string
+	findings []Finding
+	seen     map[Finding]bool
+}
+
+func (c *checker) add(f Finding) {
+	if !c.seen[f] {
+		c.seen[f] = true
+		c.findings = append(c.findings, f)
+	}
+}
+
+// entries are the pages as the site serves them, "/" included.
+func (c *checker) entries() []*route.Entry {
+	es := append([]*route.Entry{}, c.site.Plan.Entries...)
+	if r, ok := c.site.Plan.ByURL("/"); ok {
+		es = append(es, r)
+	}
+	return es
+}
+
+func outPath(url string) string { return strings.TrimPrefix(url, "/") + "index.html" }
+
+func (c *checker) page(rel string) *page {
+	if p, ok := c.pages[rel]; ok {
+		return p
+	}
+	b, ok := c.out[rel]
+	if !ok {
+		return nil
+	}
+	p := parsePage(b)
+	c.pages[rel] = p
+	return p
+}
+
+// at finds where a page's source says s (a link target, an image path): the
+// first line holding it, else the page's id.
+func (c *checker) at(e *route.Entry, s string) (string, int, int) {
+	file := e.Page.File
+	lines, ok := c.sources[file]
+	if !ok {
+		if f, err := os.Open(filepath.Join(c.root, filepath.FromSlash(file))); err == nil {
+			sc := bufio.NewScanner(f)
+			sc.Buffer(make([]byte, 64*1024), 4<<20)
+			for sc.Scan() {
+				lines = append(lines, sc.Text())
+			}
+			f.Close()
+		}
+		c.sources[file] = lines
+	}
+	if s != "" {
+		for i, l := range lines {
+			if j := strings.Index(l, s); j >= 0 {
+				return file, i + 1, len([]rune(l[:j])) + 1
+			}
+		}
+	}
+	return file, e.Page.Pos.Line, e.Page.Pos.Col
+}
+
+func (c *checker) pageFinding(e *route.Entry, near string, sev Severity, kind, format string, args ...any) {
+	file, line, col := c.at(e, near)
+	c.add(Finding{File: file, Line: line, Col: col, Severity: sev, Kind: kind, Message: fmt.Sprintf(format, args...), Page: e.URL})
+}
+
+func (c *checker) run(ctx context.Context, ext *External) {
+	cfg := c.site.Config
+	titles := map[string]map[string]*route.Entry{} // lang -> title -> first page
+	external := map[string][]*route.Entry{}
+	for _, e := range c.entries() {
+		p := c.page(outPath(e.URL))
+		if p == nil {
+			continue
+		}
+		if !e.Root {
+			c.checkHead(e, p, titles)
+		}
+		for _, src := range p.imgsNoAlt {
+			c.pageFinding(e, src, Error, KindAlt, "image %s has no alt text (use alt=\"\" for a decorative image)", src)
+		}
+		for _, href := range p.links {
+			switch {
+			case strings.HasPrefix(href, "http://"), strings.HasPrefix(href, "https://"):
+				if !strings.HasPrefix(href, cfg.BaseURL+"/") && href != cfg.BaseURL {
+					external[href] = append(external[href], e)
+					continue
+				}
+				c.checkInternal(e, p, strings.TrimPrefix(href, cfg.BaseURL), href)
+			case strings.Contains(href, ":") && !strings.HasPrefix(href, "/"):
+				// mailto:, tel: and the like
+			default:
+				c.checkInternal(e, p, href, href)
+			}
+		}
+		c.checkHreflang(e, p)
+		c.checkBudgets(e, p)
+	}
+	c.checkRedirects()
+	c.checkMissing()
+	if ext != nil {
+		urls := make([]string, 0, len(external))
+		for u := range external {
+			urls = append(urls, u)
+		}
+		sort.Strings(urls)
+		for _, r := range ext.Check(ctx, urls) {
+			if r.Err == "" {
+				continue
+			}
+			for _, e := range external[r.URL] {
+				c.pageFinding(e, r.URL, Error, KindExternal, "external link %s: %s", r.URL, r.Err)
+			}
+		}
+	}
+}
+
+func (c *checker) checkHead(e *route.Entry, p *page, titles map[string]map[string]*route.Entry) {
+	title := strings.TrimSpace(p.title)
+	if title == "" {
+		c.pageFinding(e, "", Error, KindTitle, "page %s has no title", e.URL)
+	}
+	if p.description == nil || strings.TrimSpace(*p.description) == "" {
+		c.pageFinding(e, "", Error, KindDescription, "page %s has no meta description", e.URL)
+	}
+	if title == "" || e.Fallback {
+		return // a fallback copy has its original's title by design
+	}
+	if titles[e.Lang] == nil {
+		titles[e.Lang] = map[string]*route.Entry{}
+	}
+	if first, dup := titles[e.Lang][title]; dup {
+		c.pageFinding(e, "", Warning, KindDupTitle, "title %q is also the title of %s (%s)", title, first.URL, first.Page.File)
+		return
+	}
+	titles[e.Lang][title] = e
+}
+
+// resolve turns an href on the page at base into an output path and a
+// fragment; ok is false when nothing is served there.
+func (c *checker) resolve(base, href string) (target, frag string, ok bool) {
+	href, frag, _ = strings.Cut(href, "#")
+	href, _, _ = strings.Cut(href, "?")
+	if href == "" {
+		return outPath(base), frag, true
+	}
+	if !strings.HasPrefix(href, "/") {
+		href = path.Join(base, href)
+		if strings.HasSuffix(href, "/") || path.Ext(href) == "" {
+			href += "/"
+		}
+	}
+	clean := path.Clean(href)
+	rel := strings.TrimPrefix(clean, "/")
+	if _, ok := c.out[rel]; ok && rel != "" {
+		return rel, frag, true
+	}
+	idx := strings.TrimPrefix(strings.TrimSuffix(clean, "/")+"/index.html", "/")
+	if _, ok := c.out[idx]; ok {
+		return idx, frag, true
+	}
+	return "", frag, false
+}
+
+func (c *checker) checkInternal(e *route.Entry, p *page, href, written string) {
+	if strings.HasPrefix(href, "//") {
+		return
+	}
+	target, frag, ok := c.resolve(e.URL, href)
+	if !ok {
+		c.pageFinding(e, written, Error, KindLink, "link to %s: no page, redirect or file there", href)
+		return
+	}
+	if frag == "" || frag == "top" {
+		return
+	}
+	// Follow a redirect page to the page it sends to.
+	if to, ok := c.redirectTarget(target); ok {
+		if t, _, ok := c.resolve("/", to); ok {
+			target = t
+		}
+	}
+	tp := c.page(target)
+	if tp == nil || !strings.HasSuffix(target, ".html") {
+		return
+	}
+	if !tp.ids[frag] {
+		c.pageFinding(e, "#"+frag, Error, KindAnchor, "link to %s: no element with id %q on %s", href, frag, "/"+strings.TrimSuffix(target, "index.html"))
+	}
+}
+
+// redirectTarget returns where a redirect page sends to.
+func (c *checker) redirectTarget(rel string) (string, bool) {
+	from := "/" + strings.TrimSuffix(rel, "index.html")
+	for _, r := range c.site.Plan.Redirects {
+		if r.From == from {
+			return r.To, true
+		}
+	}
+	return "", false
+}
+
+// checkRedirects: every redirect of _redirects leads to something served.
+func (c *checker) checkRedirects() {
+	sc := bufio.NewScanner(bytes.NewReader(c.out["_redirects"]))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 2 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		to := f[1]
+		if strings.Contains(to, "://") {
+			continue
+		}
+		if _, _, ok := c.resolve("/", to); ok {
+			continue
+		}
+		pos := diag.Pos{File: "_redirects"}
+		for _, r := range c.site.Plan.Redirects {
+			if strings.TrimSuffix(r.From, "/") == strings.TrimSuffix(f[0], "/") {
+				pos = r.Pos
+			}
+		}
+		c.add(Finding{File: pos.File, Line: pos.Line, Col: pos.Col, Severity: Error, Kind: KindAlias,
+			Message: fmt.Sprintf("redirect %s leads to %s, where nothing is served", f[0], to)})
+	}
+}
+
+// checkHreflang: if page A names B as its version in a language, B names A.
+func (c *checker) checkHreflang(e *route.Entry, p *page) {
+	base := c.site.Config.BaseURL
+	self := p.alternates[e.Lang]
+	if self == "" {
+		return // a fallback copy lists no alternates of its own language
+	}
+	for lang, href := range p.alternates {
+		if lang == "x-default" || lang == e.Lang {
+			continue
+		}
+		target, _, ok := c.resolve("/", strings.TrimPrefix(href, base))
+		if !ok {
+			c.pageFinding(e, href, Error, KindHreflang, "hreflang %s alternate %s: no page there", lang, href)
+			continue
+		}
+		tp := c.page(target)
+		if tp == nil {
+			continue
+		}
+		if back := tp.alternates[e.Lang]; back != self {
+			got := "none"
+			if back != "" {
+				got = back
+			}
+			c.pageFinding(e, href, Error, KindHreflang, "hreflang pair not reciprocal: %s names %s as its %s version, which names %s as its %s version", self, href, lang, got, e.Lang)
+		}
+	}
+}
+
+func gzipLen(b []byte) int {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	zw.Write(b)
+	zw.Close()
+	return buf.Len()
+}
+
+func (c *checker) checkBudgets(e *route.Entry, p *page) {
+	b := c.site.Config.Budgets
+	sum := func(urls []string) int {
+		n, seen := 0, map[string]bool{}
+		for _, u := range urls {
+			if seen[u] || !strings.HasPrefix(u, "/") || strings.HasPrefix(u, "//") {
+				continue
+			}
+			seen[u] = true
+			n += gzipLen(c.out[strings.TrimPrefix(u, "/")])
+		}
+		return n
+	}
+	over := func(what string, n, budget int) {
+		if budget > 0 && n > budget {
+			c.pageFinding(e, "", Error, KindBudget, "page %s loads %d bytes of %s (gzip), over the budget of %d set in site.yaml", e.URL, n, what, budget)
+		}
+	}
+	if b.HTML > 0 {
+		over("HTML", gzipLen(c.out[outPath(e.URL)]), b.HTML)
+	}
+	if b.CSS > 0 {
+		over("CSS", sum(p.styles), b.CSS)
+	}
+	if b.JS > 0 {
+		over("JavaScript", sum(p.scripts), b.JS)
+	}
+}
+
+// checkMissing reports what a locale lacks and takes from the default one.
+func (c *checker) checkMissing() {
+	plan := c.site.Plan
+	def := plan.Default.Code
+	for _, f := range plan.Fallbacks {
+		pos := diag.Pos{File: f.From}
+		if e, ok := plan.Lookup(def, f.ID); ok {
+			pos = e.Page.Pos
+		}
+		c.add(Finding{File: pos.File, Line: pos.Line, Col: pos.Col, Severity: Warning, Kind: KindMissingPage,
+			Message: fmt.Sprintf("page %q has no %s version; %s shows the %s one", f.ID, f.Lang, f.Lang, def)})
+	}
+	for _, m := range c.site.Catalog.Misses() {
+		file := "content/" + m.Lang + "/i18n.yaml"
+		if m.Found {
+			c.add(Finding{File: file, Severity: Warning, Kind: KindMissingStr,
+				Message: fmt.Sprintf("UI string %q is missing in %s; pages show the %s one", m.Key, m.Lang, def)})
+		} else {
+			c.add(Finding{File: "content/" + def + "/i18n.yaml", Severity: Warning, Kind: KindMissingStr,
+				Message: fmt.Sprintf("UI string %q is in no locale; pages show the key or the template's default", m.Key)})
+		}
+	}
+	for _, d := range c.site.Renderer.DataFallbacks() {
+		c.add(Finding{File: "content/" + d[0] + "/data", Severity: Warning, Kind: KindMissingData,
+			Message: fmt.Sprintf("data set %q is missing in %s; pages show the %s one", d[1], d[0], def)})
+	}
+}
+
+func (c *checker) report() *Report {
+	sort.Slice(c.findings, func(i, j int) bool {
+		a, b := c.findings[i], c.findings[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		return a.Message < b.Message
+	})
+	r := &Report{Findings: c.findings}
+	if c.site != nil {
+		r.Pages = len(c.site.Plan.Entries)
+	}
+	if r.Findings == nil {
+		r.Findings = []Finding{}
+	}
+	for _, f := range r.Findings {
+		if f.Severity == Error {
+			r.Errors++
+		} else {
+			r.Warnings++
+		}
+	}
+	return r
+}

@@ -1,0 +1,161 @@
+package content
+
+import (
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"sitegen/pkg/diag"
+)
+
+// Kind is what a file under content/ holds.
+type Kind int
+
+// The kinds of content files.
+const (
+	KindPage    Kind = iota // <lang>/**.md
+	KindData                // <lang>/data/**.yaml
+	KindStrings             // <lang>/i18n.yaml
+	KindOther               // anything else: an error
+)
+
+// SourceFile is one file under content/, parsed by Parse. The dev server keeps
+// parsed files across rebuilds and parses again only the ones that changed.
+type SourceFile struct {
+	Path string // in the source tree, e.g. content/pl/o-nas.md
+	Lang string
+	Rel  string // below content/<lang>/
+	Kind Kind
+
+	Page    *Page
+	Sets    []*DataSet
+	Strings map[string]string
+	Errs    diag.List
+}
+
+// Classify tells what the file at p (a slash path in the source tree) is;
+// ok is false for paths that are not content of a configured locale
+// (directories, dot files, other folders).
+func Classify(p string, langs []string) (SourceFile, bool) {
+	rest, ok := strings.CutPrefix(p, Dir+"/")
+	if !ok {
+		return SourceFile{}, false
+	}
+	lang, rel, ok := strings.Cut(rest, "/")
+	if !ok || !contains(langs, lang) || strings.HasPrefix(path.Base(rel), ".") {
+		return SourceFile{}, false
+	}
+	f := SourceFile{Path: p, Lang: lang, Rel: rel, Kind: KindOther}
+	switch {
+	case rel == "i18n.yaml":
+		f.Kind = KindStrings
+	case strings.HasPrefix(rel, "data/") && (strings.HasSuffix(rel, ".yaml") || strings.HasSuffix(rel, ".yml")):
+		f.Kind = KindData
+	case strings.HasSuffix(rel, ".md"):
+		f.Kind = KindPage
+	}
+	return f, true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Parse reads and parses the file, filling Page, Sets or Strings and Errs.
+// A panic (a bug) becomes an internal error at the file instead of ending
+// the process.
+func (f *SourceFile) Parse(fsys fs.FS, opts Options) {
+	f.Page, f.Sets, f.Strings, f.Errs = nil, nil, nil, nil
+	defer func() {
+		if v := recover(); v != nil {
+			f.Page, f.Sets, f.Strings, f.Errs = nil, nil, nil, nil
+			f.Errs.Addf(diag.Pos{File: f.Path}, "internal error while reading this file: %v (this is a bug in sitegen; please report it)", v)
+		}
+	}()
+	if f.Kind == KindOther {
+		f.Errs.Add(diag.New(diag.Pos{File: f.Path}, "unexpected file in content").
+			WithHint("pages are .md files, data sets are data/*.yaml, UI strings are i18n.yaml; static files belong in assets/static/"))
+		return
+	}
+	src, err := fs.ReadFile(fsys, f.Path)
+	if err != nil {
+		f.Errs.Addf(diag.Pos{File: f.Path}, "cannot read: %v", err)
+		return
+	}
+	switch f.Kind {
+	case KindPage:
+		f.Page, f.Errs = ParsePage(f.Path, f.Lang, f.Rel, src)
+		if pg := f.Page; pg != nil {
+			f.Errs.Merge(checkParams(opts.Schema, pg))
+			if l, ok := opts.Layouts[pg.ID]; ok && !pg.layoutGiven {
+				pg.Layout = l
+			}
+		}
+	case KindData:
+		base := strings.TrimSuffix(strings.TrimSuffix(path.Base(f.Rel), ".yaml"), ".yml")
+		if dir := path.Dir(strings.TrimPrefix(f.Rel, "data/")); dir != "." {
+			base = strings.ReplaceAll(dir, "/", ".") + "." + base
+		}
+		f.Sets, f.Errs = ParseData(opts.Schema, f.Path, base, src)
+	case KindStrings:
+		f.Strings, f.Errs = parseStrings(f.Path, src)
+	}
+}
+
+// Assemble builds the Source from parsed files (in any order): drafts are
+// left out unless opts.Drafts, duplicate page ids and data set names are
+// errors. The files' own parse errors are part of the result.
+func Assemble(opts Options, files []SourceFile) (*Source, error) {
+	var errs diag.List
+	sorted := make([]*SourceFile, len(files))
+	for i := range files {
+		sorted[i] = &files[i]
+	}
+	sort.Slice(sorted, func(a, b int) bool { return sorted[a].Path < sorted[b].Path })
+	src := &Source{Locales: map[string]*Locale{}}
+	for _, lang := range opts.Langs {
+		src.Locales[lang] = &Locale{Lang: lang, Data: map[string]*DataSet{}, Strings: map[string]string{}}
+	}
+	ids := map[string]map[string]*Page{}
+	for _, f := range sorted {
+		errs.Merge(f.Errs)
+		loc := src.Locales[f.Lang]
+		if loc == nil {
+			continue
+		}
+		switch {
+		case f.Page != nil:
+			p := f.Page
+			if p.Draft && !opts.Drafts {
+				continue
+			}
+			if ids[f.Lang] == nil {
+				ids[f.Lang] = map[string]*Page{}
+			}
+			if prev, dup := ids[f.Lang][p.ID]; dup && p.ID != "" {
+				errs.Add(diag.New(p.Pos, "page id %q is already used", p.ID).WithRelated(prev.Pos, "first used at").
+					WithHint("ids pair translations across locales; within a locale each is unique"))
+				continue
+			}
+			ids[f.Lang][p.ID] = p
+			loc.Pages = append(loc.Pages, p)
+		case f.Sets != nil:
+			for _, s := range f.Sets {
+				if prev, dup := loc.Data[s.Name]; dup {
+					errs.Add(diag.New(s.Pos, "data set %q is already defined", s.Name).WithRelated(prev.Pos, "first defined at"))
+					continue
+				}
+				loc.Data[s.Name] = s
+			}
+		case f.Strings != nil:
+			loc.Strings = f.Strings
+		}
+	}
+	return src, errs.Err()
+}

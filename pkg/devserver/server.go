@@ -1,0 +1,326 @@
+// Package devserver is `sitegen serve`: it builds the site into memory,
+// serves it with the production URL semantics (pkg/serve), watches the
+// sources, rebuilds only what a change affects (build.Dev), and tells open
+// tabs over server-sent events to reload, swap their stylesheets, or show the
+// build error over the page. Nothing is written to disk.
+package devserver
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	_ "embed"
+	"encoding/hex"
+	"fmt"
+	"html/template"
+	"io"
+	"log/slog"
+	"net/http"
+	"path"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"sitegen/pkg/build"
+	"sitegen/pkg/serve"
+)
+
+//go:embed dev.js
+var devJS []byte
+
+// Paths the dev server answers itself.
+const (
+	ScriptPath = "/_sitegen/dev.js"
+	EventsPath = "/_sitegen/events"
+)
+
+// Options of the dev server.
+type Options struct {
+	Build build.Options
+	// Quiet is how long the sources must stay unchanged before a burst of
+	// changes is rebuilt; 0 means 10 ms.
+	Quiet time.Duration
+	// Out receives the terminal report: rebuilds and build errors.
+	Out io.Writer
+	Log *slog.Logger
+}
+
+// Server is the dev server; it is an http.Handler.
+type Server struct {
+	opts    Options
+	dev     *build.Dev
+	snap    atomic.Pointer[snapshot]
+	failing atomic.Bool // the last build failed
+	events  *broker
+	session string
+	// watching is closed once the watcher is set up (tests wait on it).
+	watching chan struct{}
+}
+
+// snapshot is one good build being served.
+type snapshot struct {
+	handler  *serve.Handler
+	fs       *memFS
+	fallback map[string]string // HTML output path -> the file its content comes from
+	prefixes []string
+}
+
+// New builds the site. A site with errors still gives a server: it shows
+// the errors until they are fixed.
+func New(ctx context.Context, opts Options) (*Server, error) {
+	if opts.Quiet <= 0 {
+		opts.Quiet = 10 * time.Millisecond
+	}
+	if opts.Out == nil {
+		opts.Out = io.Discard
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.Build.Source == "" {
+		opts.Build.Source = "."
+	}
+	var id [8]byte
+	rand.Read(id[:])
+	s := &Server{opts: opts, events: newBroker(), session: hex.EncodeToString(id[:]), watching: make(chan struct{})}
+	dev, res, err := build.NewDev(ctx, opts.Build)
+	s.dev = dev
+	if err != nil {
+		s.fail(err)
+		return s, nil
+	}
+	if err := s.install(res); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(opts.Out, "built %d pages in %d ms\n", res.Pages, res.Duration.Milliseconds())
+	return s, nil
+}
+
+// Close releases the build's resources.
+func (s *Server) Close() error { return s.dev.Close() }
+
+func (s *Server) install(res *build.DevResult) error {
+	var prefixes []string
+	if cfg := s.dev.Config(); cfg != nil {
+		for _, l := range cfg.Locales {
+			prefixes = append(prefixes, l.Prefix)
+		}
+	}
+	var fsys *memFS
+	if prev := s.snap.Load(); prev != nil && !res.Full {
+		fsys = prev.fs.update(res.Out, res.Changed)
+	} else {
+		fsys = newMemFS(res.Out)
+	}
+	h := serve.NewHandlerFS(fsys, prefixes, res.RedirectTable, res.HeaderRules)
+	s.snap.Store(&snapshot{handler: h, fs: fsys, fallback: res.Fallback, prefixes: prefixes})
+	return nil
+}
+
+// fail reports a build error in the terminal and to open tabs.
+func (s *Server) fail(err error) {
+	s.failing.Store(true)
+	p := problemOf(s.opts.Build.Source, err)
+	fmt.Fprint(s.opts.Out, p.text())
+	s.events.setError(p)
+}
+
+// Update rebuilds after a burst of changes (slash paths below the site
+// root) and sends open tabs one event: reload, css, or build-error; none when
+// the output did not change.
+func (s *Server) Update(ctx context.Context, paths []string) (*build.DevResult, error) {
+	res, err := s.dev.Update(ctx, paths)
+	if err != nil {
+		s.fail(err)
+		return nil, err
+	}
+	if err := s.install(res); err != nil {
+		s.fail(err)
+		return nil, err
+	}
+	recovered := s.failing.Swap(false)
+	fmt.Fprintf(s.opts.Out, "%s: rendered %d of %d pages in %.1f ms\n", strings.Join(paths, ", "), len(res.Rendered), res.Pages, float64(res.Duration.Microseconds())/1000)
+	switch {
+	case recovered:
+		s.events.send(event{name: "reload", data: reloadData{Recovered: true, Changed: nonNil(res.Changed), Pages: nonNil(res.Rendered)}})
+	case len(res.Changed) == 0:
+	case res.StyleOnly:
+		s.events.send(event{name: "css", data: reloadData{Changed: res.Changed}})
+	default:
+		s.events.send(event{name: "reload", data: reloadData{Changed: res.Changed, Pages: nonNil(res.Rendered)}})
+	}
+	return res, nil
+}
+
+type reloadData struct {
+	Recovered bool     `json:"recovered,omitempty"`
+	Changed   []string `json:"changed"`
+	Pages     []string `json:"pages,omitempty"`
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// Watch rebuilds on every burst of source changes until ctx ends.
+func (s *Server) Watch(ctx context.Context) error {
+	w, err := newWatcher(s.opts.Build.Source, s.opts.Quiet, s.opts.Log)
+	if err != nil {
+		return fmt.Errorf("watch %s: %w", s.opts.Build.Source, err)
+	}
+	bursts := make(chan []string)
+	go w.run(ctx, bursts)
+	close(s.watching)
+	for {
+		select {
+		case <-ctx.Done():
+			s.events.close()
+			return nil
+		case paths := <-bursts:
+			s.Update(ctx, paths)
+		}
+	}
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case ScriptPath:
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		w.Write(devJS)
+		return
+	case EventsPath:
+		s.events.serve(w, r, s.session)
+		return
+	}
+	snap := s.snap.Load()
+	if snap == nil {
+		s.errorPage(w, r)
+		return
+	}
+	rec := &recorder{header: http.Header{}, code: http.StatusOK}
+	snap.handler.ServeHTTP(rec, r)
+	h := w.Header()
+	for k, v := range rec.header {
+		h[k] = v
+	}
+	// Dev responses are never cached: the same URL changes with every edit.
+	h.Set("Cache-Control", "no-store")
+	body := rec.body.Bytes()
+	if strings.HasPrefix(rec.header.Get("Content-Type"), "text/html") && r.Method != http.MethodHead && rec.code != http.StatusPartialContent {
+		file := ""
+		switch rec.code {
+		case http.StatusOK:
+			file = outputFile(r.URL.Path)
+		case http.StatusNotFound:
+			file = notFoundFile(r.URL.Path, snap.prefixes)
+		}
+		body = inject(body, file, snap.fallback[file])
+		h.Set("Content-Length", fmt.Sprint(len(body)))
+	}
+	w.WriteHeader(rec.code)
+	w.Write(body)
+}
+
+// notFoundFile is the 404 page serve.Handler answers a path with.
+func notFoundFile(p string, prefixes []string) string {
+	p = path.Clean("/" + p)
+	file := "404.html"
+	for _, pre := range prefixes {
+		if p == pre || strings.HasPrefix(p, pre+"/") {
+			file = strings.TrimPrefix(pre, "/") + "/404.html"
+		}
+	}
+	return file
+}
+
+// outputFile is the output path a request path serves.
+func outputFile(p string) string {
+	p = path.Clean("/" + p)
+	if strings.HasSuffix(p, ".html") {
+		return strings.TrimPrefix(p, "/")
+	}
+	return strings.TrimPrefix(strings.TrimSuffix(p, "/")+"/index.html", "/")
+}
+
+// inject adds the dev script (an external file: the site's CSP allows no
+// inline script) and, on a page shown from another locale, a visible marker.
+func inject(page []byte, file, fallbackFrom string) []byte {
+	tag := fmt.Sprintf(`<script type="module" src="%s" data-sitegen-dev data-file="%s"></script>`, ScriptPath, template.HTMLEscapeString(file))
+	out := make([]byte, 0, len(page)+len(tag)+512)
+	i := bytes.Index(page, []byte("</head>"))
+	if i < 0 {
+		i = 0
+	}
+	out = append(out, page[:i]...)
+	out = append(out, tag...)
+	rest := page[i:]
+	if fallbackFrom != "" {
+		if j := bytes.Index(rest, []byte("<body")); j >= 0 {
+			if k := bytes.IndexByte(rest[j:], '>'); k >= 0 {
+				out = append(out, rest[:j+k+1]...)
+				out = append(out, fmt.Sprintf(`<div data-sitegen-dev="fallback" role="note" style="position:sticky;top:0;z-index:2147483646;background:#fef3c7;color:#1c1917;border-bottom:3px solid #b45309;padding:.5rem 1rem;font:15px/1.4 system-ui,sans-serif">Dev: no translation of this page in this locale yet; it shows <code>%s</code>.</div>`,
+					template.HTMLEscapeString(fallbackFrom))...)
+				rest = rest[j+k+1:]
+			}
+		}
+	}
+	return append(out, rest...)
+}
+
+// recorder buffers a response of the static handler so the dev server can
+// add its script to HTML.
+type recorder struct {
+	header http.Header
+	code   int
+	body   bytes.Buffer
+	wrote  bool
+}
+
+func (r *recorder) Header() http.Header { return r.header }
+func (r *recorder) WriteHeader(code int) {
+	if !r.wrote {
+		r.code, r.wrote = code, true
+	}
+}
+func (r *recorder) Write(b []byte) (int, error) {
+	r.wrote = true
+	return r.body.Write(b)
+}
+
+// File returns a file of the build being served (nil, false before a good
+// build).
+func (s *Server) File(name string) ([]byte, bool) {
+	snap := s.snap.Load()
+	if snap == nil {
+		return nil, false
+	}
+	b, err := snap.fs.ReadFile(name)
+	return b, err == nil
+}
+
+// Title is the site's title, once site.yaml has been read.
+func (s *Server) Title() string {
+	if cfg := s.dev.Config(); cfg != nil {
+		return cfg.Title
+	}
+	return "the site"
+}
+
+// Serve serves handler (the dev server itself, or a mux around it) on addr
+// and rebuilds on changes until ctx ends.
+func (s *Server) Serve(ctx context.Context, addr string, handler http.Handler, ready func(url string)) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	werr := make(chan error, 1)
+	go func() { werr <- s.Watch(ctx) }()
+	err := serve.Server(ctx, addr, handler, s.opts.Log, ready)
+	cancel()
+	if e := <-werr; err == nil {
+		err = e
+	}
+	return err
+}

@@ -1,0 +1,328 @@
+package devserver
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"sitegen/pkg/build"
+)
+
+const fixture = "../../testdata/sites/basic"
+
+// pause separates the writes of one burst, well within the quiet window
+// the tests use, so that without coalescing they would be two rebuilds.
+const pause = 50 * time.Millisecond
+
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+type sse struct {
+	Name string
+	Data map[string]any
+}
+
+// listen opens the event stream and returns its events in order.
+func listen(t *testing.T, ctx context.Context, base string) <-chan sse {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+EventsPath, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("events Content-Type = %q", ct)
+	}
+	out := make(chan sse, 64)
+	go func() {
+		defer resp.Body.Close()
+		defer close(out)
+		r := bufio.NewReader(resp.Body)
+		var ev sse
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				return
+			}
+			line = strings.TrimRight(line, "\n")
+			switch {
+			case strings.HasPrefix(line, "event: "):
+				ev.Name = strings.TrimPrefix(line, "event: ")
+			case strings.HasPrefix(line, "data: "):
+				json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &ev.Data)
+			case line == "" && ev.Name != "":
+				out <- ev
+				ev = sse{}
+			}
+		}
+	}()
+	if ev := <-out; ev.Name != "hello" {
+		t.Fatalf("first event %q, want hello", ev.Name)
+	}
+	return out
+}
+
+// started serves a copy of the fixture site and watches it.
+func started(t *testing.T) (dir, base string, s *Server, events <-chan sse) {
+	t.Helper()
+	dir = t.TempDir()
+	copyTree(t, fixture, dir)
+	ctx, cancel := context.WithCancel(context.Background())
+	// A long quiet window: every change of one test step lands in one
+	// burst however loaded the machine is (the test never sleeps).
+	s, err := New(ctx, Options{Build: build.Options{Source: dir, Date: "2026-01-01", Minify: true}, Quiet: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { cancel(); s.events.close() }) // runs first: ends the event streams
+	go s.Watch(ctx)
+	<-s.watching
+	return dir, srv.URL, s, listen(t, ctx, srv.URL)
+}
+
+func write(t *testing.T, dir, rel, body string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func replace(t *testing.T, dir, rel, old, new string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), old) {
+		t.Fatalf("%s has no %q", rel, old)
+	}
+	write(t, dir, rel, strings.Replace(string(b), old, new, 1))
+}
+
+func get(t *testing.T, url string) (int, string, http.Header) {
+	t.Helper()
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), resp.Header
+}
+
+func strs(v any) []string {
+	var out []string
+	for _, x := range v.([]any) {
+		out = append(out, x.(string))
+	}
+	return out
+}
+
+// TestServeRebuilds edits, saves by rename, renames and deletes files of a
+// copy of the fixture site, and checks per burst the one event that arrives
+// and which pages were rendered again. Events arrive in order, so an extra
+// event for a burst would show up in place of the next step's.
+func TestServeRebuilds(t *testing.T) {
+	dir, base, _, events := started(t)
+	steps := []struct {
+		name   string
+		change func()
+		event  string
+		pages  []string
+	}{
+		{"a burst of two edits", func() {
+			replace(t, dir, "content/pl/kontakt.md", "Pisz na", "Napisz na")
+			time.Sleep(pause) // an author's pace within one burst
+			replace(t, dir, "content/en/contact.md", "Write to", "Do write to")
+		}, "reload", []string{"/de/o-nas/kontakt/", "/en/about-us/contact/", "/pl/o-nas/kontakt/"}},
+		{"an editor's save: write a temp file, rename it over the page", func() {
+			b, _ := os.ReadFile(filepath.Join(dir, "content/pl/kontakt.md"))
+			write(t, dir, "content/pl/.kontakt.md.swp", "swap")
+			write(t, dir, "content/pl/kontakt.md~", string(b))
+			write(t, dir, "content/pl/.kontakt.md.tmp", strings.Replace(string(b), "Napisz na", "Pisz do nas na", 1))
+			time.Sleep(pause)
+			if err := os.Rename(filepath.Join(dir, "content/pl/.kontakt.md.tmp"), filepath.Join(dir, "content/pl/kontakt.md")); err != nil {
+				t.Fatal(err)
+			}
+			os.Remove(filepath.Join(dir, "content/pl/.kontakt.md.swp"))
+		}, "reload", []string{"/de/o-nas/kontakt/", "/pl/o-nas/kontakt/"}},
+		{"a rename moves the page", func() {
+			if err := os.Rename(filepath.Join(dir, "content/pl/blog/pierwszy.md"), filepath.Join(dir, "content/pl/blog/drugi.md")); err != nil {
+				t.Fatal(err)
+			}
+		}, "reload", []string{"/de/blog/drugi/", "/en/blog/drugi/", "/pl/blog/drugi/"}},
+		{"a deleted translation falls back to Polish", func() {
+			if err := os.Remove(filepath.Join(dir, "content/en/404.md")); err != nil {
+				t.Fatal(err)
+			}
+		}, "reload", []string{"/de/404/", "/en/404/", "/pl/404/"}}, // and the language switchers
+		{"a stylesheet edit swaps the stylesheet", func() {
+			replace(t, dir, "assets/css/main.css", "{", "{ color: #123456;")
+		}, "css", nil},
+	}
+	for _, st := range steps {
+		st.change()
+		ev := <-events
+		if ev.Name != st.event {
+			t.Fatalf("%s: event %q %v, want %q", st.name, ev.Name, ev.Data, st.event)
+		}
+		if st.pages != nil && !reflect.DeepEqual(strs(ev.Data["pages"]), st.pages) {
+			t.Errorf("%s: rendered %v, want %v", st.name, ev.Data["pages"], st.pages)
+		}
+	}
+
+	// What the steps left is served with the host's semantics.
+	if code, body, _ := get(t, base+"/pl/o-nas/kontakt/"); code != 200 || !strings.Contains(body, "Pisz do nas na") {
+		t.Errorf("edited page: %d %q", code, body)
+	}
+	if code, _, _ := get(t, base+"/pl/blog/pierwszy/"); code != 404 {
+		t.Errorf("renamed page's old path: %d, want 404", code)
+	}
+	if code, body, _ := get(t, base+"/en/nothing/"); code != 404 || !strings.Contains(body, "Nie znaleziono") || !strings.Contains(body, `data-sitegen-dev="fallback"`) {
+		t.Errorf("English 404 after its deletion: %d, want the Polish one with the fallback marker:\n%s", code, body)
+	}
+	if code, _, h := get(t, base+"/kontakt-stary"); code != 301 || h.Get("Location") != "/pl/o-nas/kontakt/" {
+		t.Errorf("alias: %d to %q", code, h.Get("Location"))
+	}
+	if code, _, h := get(t, base+"/pl/o-nas/kontakt"); code != 301 || h.Get("Location") != "/pl/o-nas/kontakt/" {
+		t.Errorf("trailing slash: %d to %q", code, h.Get("Location"))
+	}
+	code, body, h := get(t, base+"/pl/")
+	if code != 200 || !strings.Contains(body, `<script type="module" src="/_sitegen/dev.js" data-sitegen-dev data-file="pl/index.html"></script></head>`) {
+		t.Errorf("home: %d, no dev script before </head>", code)
+	}
+	if strings.Contains(body, `data-sitegen-dev="fallback"`) {
+		t.Errorf("the Polish home carries the fallback marker")
+	}
+	if h.Get("Cache-Control") != "no-store" {
+		t.Errorf("Cache-Control = %q, want no-store", h.Get("Cache-Control"))
+	}
+	if _, body, _ := get(t, base+"/de/o-nas/kontakt/"); !strings.Contains(body, `shows <code>content/pl/kontakt.md</code>`) {
+		t.Errorf("German fallback page has no marker")
+	}
+	if code, body, h := get(t, base+ScriptPath); code != 200 || !strings.Contains(body, "EventSource") || !strings.HasPrefix(h.Get("Content-Type"), "text/javascript") {
+		t.Errorf("dev script: %d %q", code, h.Get("Content-Type"))
+	}
+	var sources []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			sources = append(sources, p)
+		}
+		return nil
+	})
+	for _, p := range sources {
+		if strings.Contains(p, "index.html") || strings.Contains(p, "page-data") {
+			t.Errorf("the dev server wrote %s into the source", p)
+		}
+	}
+}
+
+// TestServeErrorOverlay breaks a page and a template: the error goes to open
+// tabs with file, line, column, message and the source line, the last good
+// page stays served, a tab opened meanwhile gets the error at once, and the
+// fix clears it.
+func TestServeErrorOverlay(t *testing.T) {
+	dir, base, _, events := started(t)
+	cases := []struct {
+		name, file, old, new string
+		line, col            int
+		source, message      string
+	}{
+		{"front matter", "content/pl/kontakt.md", "title: Kontakt", "title: [Kontakt", 4, 0, "title: [Kontakt", "did not find expected"},
+		{"link", "content/pl/kontakt.md", "[adres](mailto:", "[nowy](ref:nowy) [adres](mailto:", 9, 9, "Pisz na [nowy](ref:nowy) [adres](mailto:biuro@example.test). <span id=\"formularz\">Formularz</span>", `unknown page id "nowy"`},
+		{"template", "templates/layouts/page.html", "{{ .Page.Title }}</h1>", "{{ .Page.Title }</h1>", 1, 0, `{{ define "main" }}<h1>{{ .Page.Title }</h1>{{ if .Page.Date }}<time datetime="{{ .Page.Date }}">{{ .Page.Date }}</time>{{ end }}{{ sections . }}{{ end }}`, "unexpected"},
+	}
+	for _, c := range cases {
+		replace(t, dir, c.file, c.old, c.new)
+		ev := <-events
+		if ev.Name != "build-error" {
+			t.Fatalf("%s: event %q, want build-error", c.name, ev.Name)
+		}
+		errs := ev.Data["errors"].([]any)
+		e := errs[0].(map[string]any)
+		num := func(k string) int { f, _ := e[k].(float64); return int(f) }
+		if e["file"] != c.file || num("line") != c.line || num("col") != c.col ||
+			e["source"] != c.source || !strings.Contains(e["message"].(string), c.message) {
+			t.Errorf("%s: error %v", c.name, e)
+		}
+		if code, body, _ := get(t, base+"/pl/o-nas/kontakt/"); code != 200 || !strings.Contains(body, "<h1>Kontakt</h1>") {
+			t.Errorf("%s: the last good page is not served: %d", c.name, code)
+		}
+		late := listen(t, t.Context(), base)
+		if ev := <-late; ev.Name != "build-error" {
+			t.Errorf("%s: a tab opened during the error got %q", c.name, ev.Name)
+		}
+		replace(t, dir, c.file, c.new, c.old)
+		ev = <-events
+		if ev.Name != "reload" || ev.Data["recovered"] != true {
+			t.Fatalf("%s: after the fix: %q %v, want reload (recovered)", c.name, ev.Name, ev.Data)
+		}
+		if ev := <-late; ev.Name != "reload" {
+			t.Errorf("%s: the late tab got %q after the fix", c.name, ev.Name)
+		}
+	}
+}
+
+// TestServeBrokenStart: a site broken from the start is served as an error
+// page (with the dev script, so it reloads when fixed), not a dead server.
+func TestServeBrokenStart(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, fixture, dir)
+	replace(t, dir, "content/pl/kontakt.md", "title: Kontakt", "title: [Kontakt")
+	s, err := New(context.Background(), Options{Build: build.Options{Source: dir, Date: "2026-01-01"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest("GET", "/pl/", nil))
+	body := rec.Body.String()
+	if rec.Code != 500 || !strings.Contains(body, "content/pl/kontakt.md:4") || !strings.Contains(body, ScriptPath) {
+		t.Fatalf("error page: %d\n%s", rec.Code, body)
+	}
+	replace(t, dir, "content/pl/kontakt.md", "title: [Kontakt", "title: Kontakt")
+	if _, err := s.Update(context.Background(), []string{"content/pl/kontakt.md"}); err != nil {
+		t.Fatal(err)
+	}
+	rec = httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest("GET", "/pl/", nil))
+	if rec.Code != 200 {
+		t.Fatalf("after the fix: %d", rec.Code)
+	}
+}

@@ -1,0 +1,154 @@
+package devserver
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"sitegen/pkg/schema"
+)
+
+// Watched are the source folders and files of a site the dev server watches.
+var Watched = []string{"site.yaml", schema.FileName, "content", "templates", "assets"}
+
+// watcher reports bursts of changes below a site root as sorted slash paths
+// relative to it. A burst ends after quiet passes without another event, so an
+// editor's write-to-temp-and-rename save, or a checkout touching many files,
+// comes out as one change.
+type watcher struct {
+	root  string
+	quiet time.Duration
+	w     *fsnotify.Watcher
+	log   *slog.Logger
+}
+
+func newWatcher(root string, quiet time.Duration, log *slog.Logger) (*watcher, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, err
+	}
+	w := &watcher{root: abs, quiet: quiet, w: fw, log: log}
+	// The root itself, for site.yaml (editors replace it by rename).
+	if err := fw.Add(abs); err != nil {
+		fw.Close()
+		return nil, err
+	}
+	for _, d := range Watched[2:] {
+		if err := w.addTree(filepath.Join(abs, d)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			fw.Close()
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// addTree watches dir and every folder below it.
+func (w *watcher) addTree(dir string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != dir && ignored(d.Name()) {
+				return filepath.SkipDir
+			}
+			return w.w.Add(p)
+		}
+		return nil
+	})
+}
+
+// ignored tells editor droppings and hidden files from sources.
+func ignored(name string) bool {
+	switch {
+	case strings.HasPrefix(name, "."), strings.HasPrefix(name, "#"),
+		strings.HasSuffix(name, "~"), strings.HasSuffix(name, ".swp"), strings.HasSuffix(name, ".swx"),
+		strings.HasSuffix(name, ".tmp"), name == "4913":
+		return true
+	}
+	return false
+}
+
+// rel maps an event path to a watched source path, or "" for anything else.
+func (w *watcher) rel(p string) string {
+	r, err := filepath.Rel(w.root, p)
+	if err != nil || strings.HasPrefix(r, "..") {
+		return ""
+	}
+	r = filepath.ToSlash(r)
+	if ignored(path.Base(r)) {
+		return ""
+	}
+	for _, s := range Watched {
+		if r == s || strings.HasPrefix(r, s+"/") {
+			return r
+		}
+	}
+	return ""
+}
+
+// run sends each burst of changes to out until ctx ends.
+func (w *watcher) run(ctx context.Context, out chan<- []string) {
+	defer w.w.Close()
+	pending := map[string]bool{}
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case err, ok := <-w.w.Errors:
+			if !ok {
+				return
+			}
+			w.log.Warn("watch", "err", err)
+		case ev, ok := <-w.w.Events:
+			if !ok {
+				return
+			}
+			r := w.rel(ev.Name)
+			if r == "" {
+				continue
+			}
+			if ev.Has(fsnotify.Create) {
+				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
+					// A folder moved or created: watch it; its files are
+					// read through its own path.
+					if err := w.addTree(ev.Name); err != nil {
+						w.log.Warn("watch", "dir", r, "err", err)
+					}
+				}
+			}
+			if ev.Op == fsnotify.Chmod {
+				continue
+			}
+			pending[r] = true
+			timer.Reset(w.quiet)
+		case <-timer.C:
+			paths := make([]string, 0, len(pending))
+			for p := range pending {
+				paths = append(paths, p)
+			}
+			sort.Strings(paths)
+			clear(pending)
+			select {
+			case out <- paths:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
+}

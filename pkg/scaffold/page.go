@@ -1,0 +1,176 @@
+// Package scaffold writes new source files for authors: `sitegen new page`.
+package scaffold
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"sitegen/pkg/config"
+	"sitegen/pkg/content"
+	"sitegen/pkg/diag"
+	"sitegen/pkg/render"
+)
+
+// PageOptions describe a new page.
+type PageOptions struct {
+	Source string            // site root
+	ID     string            // the page id, the same in every locale
+	Layout string            // a layout of templates/layouts/
+	Slugs  map[string]string // locale code -> slug (path below the locale prefix)
+	Titles map[string]string // optional; default: from the slug
+}
+
+// ErrUsage marks errors in the options (as opposed to conflicts with the
+// site).
+var ErrUsage = errors.New("usage")
+
+// NewPage writes content/<lang>/<slug>.md for every locale of the site, with
+// front matter that parses like any page, marked as a draft so it is not
+// published until the author removes draft: true. It refuses an id or a path
+// the site already has, and writes nothing then. It returns the files written.
+func NewPage(ctx context.Context, o PageOptions) ([]string, error) {
+	fsys := os.DirFS(o.Source)
+	cfg, err := config.Load(fsys)
+	if err != nil {
+		return nil, err
+	}
+	var langs []string
+	for _, l := range cfg.Locales {
+		langs = append(langs, l.Code)
+	}
+	for lang := range o.Slugs {
+		if _, ok := cfg.Locale(lang); !ok {
+			return nil, fmt.Errorf("%w: --slug %s=...: the site has no locale %q (it has %s)", ErrUsage, lang, lang, strings.Join(langs, ", "))
+		}
+	}
+	for _, lang := range langs {
+		if o.Slugs[lang] == "" {
+			return nil, fmt.Errorf("%w: give the page's slug in every locale: --slug %s=...", ErrUsage, lang)
+		}
+	}
+	if _, err := fs.Stat(fsys, path.Join(render.TemplatesDir, "layouts", o.Layout+".html")); err != nil || strings.ContainsAny(o.Layout, "/\\.") || o.Layout == "" {
+		return nil, fmt.Errorf("%w: --layout %q: there is no %s/layouts/%s.html", ErrUsage, o.Layout, render.TemplatesDir, o.Layout)
+	}
+
+	// Every page of the site, drafts included: an id or path taken by a
+	// draft is taken too.
+	src, err := content.Load(ctx, fsys, content.Options{Langs: langs, Drafts: true})
+	if err != nil {
+		return nil, fmt.Errorf("the site's content has errors; fix them first:\n%w", err)
+	}
+	var errs diag.List
+	files := map[string][]byte{}
+	for _, lang := range langs {
+		slug := o.Slugs[lang]
+		rel := slug + ".md"
+		file := path.Join(content.Dir, lang, rel)
+		title := o.Titles[lang]
+		if title == "" {
+			title = titleOf(slug)
+		}
+		text, err := frontMatter(o.ID, slug, title, o.Layout)
+		if err != nil {
+			return nil, err
+		}
+		// The new file must parse like any page: this checks the id and
+		// the slug with the very rules of a build.
+		if _, perrs := content.ParsePage(file, lang, rel, text); len(perrs) > 0 {
+			return nil, fmt.Errorf("%w: %v", ErrUsage, perrs[0].Message)
+		}
+		loc, _ := cfg.Locale(lang)
+		url := loc.Prefix + "/" + slug + "/"
+		for _, p := range src.Locales[lang].Pages {
+			if p.ID == o.ID {
+				errs.Add(diag.New(p.Pos, "page id %q is taken in %s by this page", o.ID, lang))
+			}
+			if loc.Prefix+"/"+p.Path()+"/" == url || (p.Path() == "" && url == loc.Prefix+"//") {
+				errs.Add(diag.New(p.Pos, "path %s is taken by page %q", url, p.ID))
+			}
+			for _, a := range p.Aliases {
+				if strings.TrimSuffix(a.Path, "/")+"/" == url {
+					errs.Add(diag.New(a.Pos, "path %s is an alias of page %q", url, p.ID))
+				}
+			}
+		}
+		for k, id := range cfg.LegacyPaths {
+			if k+"/" == url {
+				errs.Add(diag.New(cfg.LegacyPos[k], "path %s is a legacy path of page %q", url, id))
+			}
+		}
+		if _, err := fs.Stat(fsys, file); err == nil {
+			errs.Add(diag.New(diag.Pos{File: file}, "file already exists"))
+		}
+		files[file] = text
+	}
+	if len(errs) > 0 {
+		return nil, errs.Err()
+	}
+	names := make([]string, 0, len(files))
+	for f := range files {
+		names = append(names, f)
+	}
+	sort.Strings(names)
+	var written []string
+	for _, f := range names {
+		if err := create(filepath.Join(o.Source, filepath.FromSlash(f)), files[f]); err != nil {
+			for _, w := range written {
+				os.Remove(filepath.Join(o.Source, filepath.FromSlash(w)))
+			}
+			return nil, err
+		}
+		written = append(written, f)
+	}
+	return written, nil
+}
+
+// create writes a new file, never replacing one.
+func create(p string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		os.Remove(p)
+		return err
+	}
+	return f.Close()
+}
+
+func frontMatter(id, slug, title, layout string) ([]byte, error) {
+	fm := struct {
+		ID          string `yaml:"id"`
+		Slug        string `yaml:"slug"`
+		Title       string `yaml:"title"`
+		Description string `yaml:"description"`
+		Layout      string `yaml:"layout"`
+		Draft       bool   `yaml:"draft"`
+	}{id, slug, title, title, layout, true}
+	b, err := yaml.Marshal(fm)
+	if err != nil {
+		return nil, err
+	}
+	return []byte("---\n" + string(b) + "---\n" + "<!-- Write the page here; remove draft: true (and adjust the description) to publish it. -->\n"), nil
+}
+
+// titleOf makes a title from the slug's last segment: "o-nas" -> "O nas".
+func titleOf(slug string) string {
+	s := strings.ReplaceAll(path.Base(slug), "-", " ")
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	return strings.ToUpper(string(r[0])) + string(r[1:])
+}
