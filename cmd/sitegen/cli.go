@@ -267,6 +267,9 @@ func printReport(w io.Writer, rep *build.Report) {
 		}
 		fmt.Fprintf(w, "js: %-10s %6.1f KB gzip (%s; largest: %s)\n", l, float64(js.GzipBytes)/1024, islands, js.Page)
 	}
+	if rep.Runtime > 0 {
+		fmt.Fprintf(w, "js: runtime    %6.1f KB gzip (included in every total above)\n", float64(rep.Runtime)/1024)
+	}
 	if rep.SSRCalls > 0 {
 		fmt.Fprintf(w, "islands: bundled in %d ms; %d island renders, %d ms of SSR\n",
 			rep.IslandsBundle.Milliseconds(), rep.SSRCalls, rep.SSRTime.Milliseconds())
