@@ -23,7 +23,7 @@ const (
 )
 
 // Entries are the bundled entry points, relative to assets/, when they exist.
-var Entries = []string{"css/main.css", "runtime/runtime.js"}
+var Entries = []string{"css/main.css", "runtime/runtime.js", "runtime/topbar-now.js"}
 
 // Result is the bundled assets.
 type Result struct {
