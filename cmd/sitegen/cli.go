@@ -311,6 +311,9 @@ func printReport(w io.Writer, rep *build.Report) {
 	if rep.CacheHits+rep.CacheMisses > 0 {
 		fmt.Fprintf(w, "cache: %d of %d Markdown and island renders reused\n", rep.CacheHits, rep.CacheHits+rep.CacheMisses)
 	}
+	if rep.Runtime > 0 {
+		fmt.Fprintf(w, "js: runtime    %6.1f KB gzip (included in every total above)\n", float64(rep.Runtime)/1024)
+	}
 	if rep.SSRCalls > 0 {
 		fmt.Fprintf(w, "islands: bundled in %d ms; %d island renders, %d ms of SSR\n",
 			rep.IslandsBundle.Milliseconds(), rep.SSRCalls, rep.SSRTime.Milliseconds())

@@ -23,7 +23,7 @@ const (
 )
 
 // Entries are the bundled entry points, relative to assets/, when they exist.
-var Entries = []string{"css/main.css", "runtime/runtime.js"}
+var Entries = []string{"css/main.css", "runtime/runtime.js", "runtime/topbar-now.js"}
 
 // Result is the bundled assets.
 type Result struct {
@@ -56,19 +56,24 @@ func Bundle(root string, minify bool) (*Result, error) {
 		EntryPointsAdvanced: points,
 		AbsWorkingDir:       absRoot,
 		Bundle:              true,
+		Splitting:           true, // the runtime's lazy parts (web vitals) are chunks
 		Write:               false,
 		Outdir:              outdir,
 		EntryNames:          "[name]-[hash]",
+		ChunkNames:          "[name]-[hash]",
 		AssetNames:          "[name]-[hash]",
 		PublicPath:          Public,
 		Format:              api.FormatESModule,
 		Target:              api.ES2020,
-		Platform:            api.PlatformBrowser,
-		MinifyWhitespace:    minify,
-		MinifySyntax:        minify,
-		MinifyIdentifiers:   minify,
-		Metafile:            true,
-		Charset:             api.CharsetUTF8,
+		// Class fields as written (every browser with ES modules in use has
+		// them): no shared helper chunk that every entry would import.
+		Supported:         map[string]bool{"class-field": true},
+		Platform:          api.PlatformBrowser,
+		MinifyWhitespace:  minify,
+		MinifySyntax:      minify,
+		MinifyIdentifiers: minify,
+		Metafile:          true,
+		Charset:           api.CharsetUTF8,
 		Loader: map[string]api.Loader{
 			".woff2": api.LoaderFile, ".woff": api.LoaderFile, ".ttf": api.LoaderFile,
 			".svg": api.LoaderFile, ".png": api.LoaderFile, ".jpg": api.LoaderFile, ".webp": api.LoaderFile,

@@ -101,6 +101,8 @@ type Report struct {
 	// JS is, per layout, the largest JavaScript payload (gzip bytes) a page
 	// of that layout loads, with the islands it hydrates.
 	JS map[string]PageJS
+	// Runtime is the client runtime's gzip size (part of every JS total).
+	Runtime int
 	// Islands: time to bundle them, number of island renders and the time
 	// spent in SSR (summed over workers).
 	IslandsBundle time.Duration
@@ -301,7 +303,7 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 		date = time.Now().Format("2006-01-02")
 	}
 	var scripts []string
-	if u, ok := bundled.URLs["runtime/runtime.js"]; ok {
+	if u, ok := bundled.URLs[runtimeEntry]; ok {
 		scripts = append(scripts, u)
 	}
 	ropts := render.Options{
@@ -525,10 +527,13 @@ func sitePolicy(cfg *config.Config) output.CSP {
 			forms = append(forms, o)
 		}
 	}
+	// Then the hosts of the configured analytics tags (issue 9), then any
+	// origins site.yaml lists itself.
+	an := output.AnalyticsSources(cfg.Analytics)
 	return output.CSP{
-		Script:  cfg.CSP.ScriptSrc,
-		Img:     cfg.CSP.ImgSrc,
-		Connect: append(append([]string{}, forms...), cfg.CSP.ConnectSrc...),
+		Script:  append(an.Script, cfg.CSP.ScriptSrc...),
+		Img:     append(an.Img, cfg.CSP.ImgSrc...),
+		Connect: append(append(append([]string{}, forms...), an.Connect...), cfg.CSP.ConnectSrc...),
 		Form:    append(append([]string{}, forms...), cfg.CSP.FormAction...),
 	}
 }
@@ -542,9 +547,10 @@ func checkOut(src, out string) error {
 // pageDone is what the report keeps of one page once its bytes are written
 // and forgotten.
 type pageDone struct {
-	islands []string
-	err     error
-	formErr error // its form does not match the handler's schema
+	islands   []string
+	err       error
+	formErr   error     // its form does not match the handler's schema
+	sliceErrs diag.List // the locale's header and footer slices (home pages)
 }
 
 // writers is how many goroutines render and write pages: more than the
@@ -576,6 +582,7 @@ type rendered struct {
 	entry   *route.Entry
 	html    []byte
 	data    []byte
+	rsc     []byte // the island manifest, when <main> has islands
 	islands []string
 	err     error
 }
@@ -664,6 +671,12 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 					for _, f := range files[2:] {
 						writeFile(f, r.html)
 					}
+					if r.rsc != nil {
+						writeFile(output.RSCPath(r.entry), r.rsc)
+					}
+					if r.entry.ID == "home" && !r.entry.Root {
+						d.sliceErrs = writeSlices(r.entry.Lang, r.html, writeFile)
+					}
 					if formSchema != nil && forms.HasForm(r.html) {
 						d.formErr = formSchema.CheckMarkup(r.html, r.entry.Lang)
 					}
@@ -724,6 +737,7 @@ feed:
 		if d.formErr != nil {
 			errs.Add(diag.New(e.Page.Pos, "the form on %s and the handler schema %s disagree: %v", e.URL, forms.SchemaFile("demo"), d.formErr))
 		}
+		errs.Merge(d.sliceErrs)
 		if !e.Root {
 			rep.Pages[e.Lang]++
 		}
@@ -776,6 +790,16 @@ feed:
 	}
 	rep.RedirectTable = output.RedirectTable(s.Plan.Redirects)
 	rep.HeaderRules = output.HeaderRules(sitePolicy(s.Config))
+	sw, err := s.worker()
+	if err != nil {
+		return nil, err
+	}
+	if sw != nil {
+		writeFile(sitepath.Worker, sw)
+	}
+	if u, ok := s.Assets.URLs[runtimeEntry]; ok {
+		rep.Runtime = jsSize([]string{u})
+	}
 	sm, err := output.Sitemap(s.Plan, s.Config.BaseURL)
 	if err != nil {
 		return nil, err
@@ -871,9 +895,62 @@ func (s *Site) renderEntry(ctx context.Context, e *route.Entry) (out rendered) {
 	if err != nil {
 		return rendered{entry: e, err: err}
 	}
-	pd := output.NewPageData(s.Plan, e, s.Hash, e.Page.Title, res.Main, res.Islands)
-	data, err := output.JSON(pd)
-	return rendered{entry: e, html: res.HTML, data: data, islands: res.Islands, err: err}
+	data, rsc, err := s.pageData(e, res)
+	return rendered{entry: e, html: res.HTML, data: data, rsc: rsc, islands: res.Islands, err: err}
+}
+
+// pageData returns a rendered page's page data and, when its <main> has
+// islands, its -rsc island manifest (nil otherwise).
+func (s *Site) pageData(e *route.Entry, res *render.Result) (data, rsc []byte, err error) {
+	manifest := output.MainIslands(res.Main)
+	names := output.IslandNames(manifest)
+	pd := output.NewPageData(s.Plan, e, s.Hash, output.ParseHead(res.HTML), res.Main, names)
+	if data, err = output.JSON(pd); err != nil {
+		return nil, nil, err
+	}
+	if len(manifest) > 0 && s.Islands != nil {
+		m := output.RSC{Path: e.URL, Modules: s.Islands.ModulePreloads(names), Islands: manifest}
+		if l := s.Islands.Scripts(names); len(l) > 0 {
+			m.Loader = l[0]
+		}
+		rsc, err = output.JSON(m)
+	}
+	return data, rsc, err
+}
+
+// runtimeEntry is the client runtime's entry under assets/.
+const runtimeEntry = "runtime/runtime.js"
+
+// writeSlices writes a locale's shared header and footer, cut from its home page.
+func writeSlices(lang string, page []byte, writeFile func(string, []byte)) diag.List {
+	var errs diag.List
+	parts, ok := output.Slices(page)
+	if !ok {
+		// Templates without a <main>: no slices; the runtime then loads a
+		// page of another locale in full.
+		return errs
+	}
+	for name, slice := range output.SlicesMap(lang) {
+		b, err := output.JSON(output.Slice{Name: slice, HTML: parts[name]})
+		if err != nil {
+			errs.Addf(diag.Pos{File: output.SliceDataPath(slice)}, "%v", err)
+			continue
+		}
+		writeFile(output.SliceDataPath(slice), b)
+	}
+	return errs
+}
+
+// worker builds /sw.js: the caching worker with an offline page per
+// locale, or the retiring worker when site.yaml asks for it.
+func (s *Site) worker() ([]byte, error) {
+	pages := map[string]string{}
+	for _, l := range s.Config.Locales {
+		if e, ok := s.Plan.Lookup(l.Code, "offline"); ok && !e.Fallback {
+			pages[l.Prefix] = e.URL
+		}
+	}
+	return assets.Worker(s.root, assets.WorkerOptions{Minify: true, Retire: s.Config.ServiceWorker.Retire, Build: s.Hash, Pages: pages})
 }
 
 // cacheSalt names everything a cached Markdown render or island SSR depends

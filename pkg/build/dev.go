@@ -94,6 +94,7 @@ type devPage struct {
 	entry *route.Entry
 	html  []byte
 	data  []byte
+	rsc   []byte // the island manifest, when <main> has islands
 	deps  render.Deps
 }
 
@@ -547,7 +548,7 @@ func (d *Dev) renderSite(ctx context.Context, site *Site, sigs map[string]pageSi
 	for _, e := range entries {
 		if prev != nil {
 			if p, ok := prev.pages[e.URL]; ok && !affected(p, e, changed) {
-				st.pages[e.URL] = &devPage{entry: e, html: p.html, data: p.data, deps: p.deps}
+				st.pages[e.URL] = &devPage{entry: e, html: p.html, data: p.data, rsc: p.rsc, deps: p.deps}
 				continue
 			}
 		}
@@ -789,12 +790,11 @@ func (s *Site) renderDeps(ctx context.Context, e *route.Entry) (*devPage, error)
 	if err != nil {
 		return nil, err
 	}
-	pd := output.NewPageData(s.Plan, e, s.Hash, e.Page.Title, res.Main, res.Islands)
-	data, err := output.JSON(pd)
+	data, rsc, err := s.pageData(e, res)
 	if err != nil {
 		return nil, err
 	}
-	return &devPage{entry: e, html: res.HTML, data: data, deps: deps}, nil
+	return &devPage{entry: e, html: res.HTML, data: data, rsc: rsc, deps: deps}, nil
 }
 
 // pageFiles returns the output files of one rendered page: its HTML, its
@@ -805,6 +805,12 @@ func (s *Site) pageFiles(p *devPage) map[string][]byte {
 	files := map[string][]byte{
 		strings.TrimPrefix(e.URL, "/") + "index.html": p.html,
 		output.PageDataPath(e):                        p.data,
+	}
+	if p.rsc != nil {
+		files[output.RSCPath(e)] = p.rsc
+	}
+	if e.ID == "home" && !e.Root { // the locale's header and footer slices
+		writeSlices(e.Lang, p.html, func(rel string, b []byte) { files[rel] = b })
 	}
 	if e.Error && !e.Root {
 		// Hosts look for 404.html and 500.html, whatever the pages' ids.

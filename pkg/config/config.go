@@ -132,6 +132,29 @@ type Budgets struct {
 	JS   int `yaml:"js"`
 }
 
+// Analytics names the tag manager and analytics tag loaded after the
+// visitor accepts the consent banner; both are optional, and with neither
+// nothing loads, nothing is stored and the CSP allows no third party.
+type Analytics struct {
+	TagManager    string `yaml:"tagManager"`    // Google Tag Manager container, GTM-XXXX
+	MeasurementID string `yaml:"measurementId"` // Google Analytics 4 tag, G-XXXX
+}
+
+// Enabled reports whether any third-party tag is configured.
+func (a Analytics) Enabled() bool { return a.TagManager != "" || a.MeasurementID != "" }
+
+// ServiceWorker configures /sw.js.
+type ServiceWorker struct {
+	// Retire ships a worker that unregisters itself and deletes its caches
+	// instead of the caching worker: the way out of a bad deploy.
+	Retire bool `yaml:"retire"`
+}
+
+var (
+	gtmID = regexp.MustCompile(`^GTM-[A-Z0-9]{4,12}$`)
+	gaID  = regexp.MustCompile(`^G-[A-Z0-9]{4,12}$`)
+)
+
 // Config is site.yaml.
 type Config struct {
 	BaseURL     string            `yaml:"baseURL" sg:"required"`
@@ -149,6 +172,9 @@ type Config struct {
 	ErrorPages   ErrorPages `yaml:"errorPages"`
 	CSP          CSP        `yaml:"csp"`
 	Budgets      Budgets    `yaml:"budgets"`
+	// Analytics are the consent-gated tags; ServiceWorker configures /sw.js.
+	Analytics     Analytics     `yaml:"analytics"`
+	ServiceWorker ServiceWorker `yaml:"serviceWorker"`
 
 	// Positions of the legacy path entries and of announcement, for
 	// diagnostics.
@@ -307,6 +333,15 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 	}
 	if c.Budgets.HTML < 0 || c.Budgets.CSS < 0 || c.Budgets.JS < 0 {
 		errs.Add(diag.New(at("budgets"), "budgets are byte counts and cannot be negative"))
+	}
+	an := yamlx.Field(root, "analytics")
+	if c.Analytics.TagManager != "" && !gtmID.MatchString(c.Analytics.TagManager) {
+		errs.Add(diag.New(yamlx.Pos(FileName, yamlx.Field(an, "tagManager")), "analytics.tagManager %q is not a tag manager container ID", c.Analytics.TagManager).
+			WithHint("like GTM-ABC1234"))
+	}
+	if c.Analytics.MeasurementID != "" && !gaID.MatchString(c.Analytics.MeasurementID) {
+		errs.Add(diag.New(yamlx.Pos(FileName, yamlx.Field(an, "measurementId")), "analytics.measurementId %q is not an analytics measurement ID", c.Analytics.MeasurementID).
+			WithHint("like G-ABC123DEF4"))
 	}
 	keys := make([]string, 0, len(c.LegacyPaths))
 	for k := range c.LegacyPaths {

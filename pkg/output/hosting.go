@@ -42,7 +42,8 @@ func HeaderRules(csp CSP) []HeaderRule {
 		}},
 		{"/_assets/*", []Header{{"Cache-Control", "public, max-age=31536000, immutable"}}},
 		{"/page-data/*", []Header{{"Cache-Control", "public, max-age=0, must-revalidate"}}},
-		{"/sw.js", []Header{{"Cache-Control", "public, max-age=0, must-revalidate"}}},
+		{"/slice-data/*", []Header{{"Cache-Control", "public, max-age=0, must-revalidate"}}},
+		{"/sw.js", []Header{{"Cache-Control", "public, max-age=0, must-revalidate"}, {"Service-Worker-Allowed", "/"}}},
 	}
 }
 

@@ -14,12 +14,12 @@ import (
 
 // PageData is /page-data/{page}/page-data.json (spec §7).
 type PageData struct {
-	ComponentChunkName     string   `json:"componentChunkName"`
-	Path                   string   `json:"path"`
-	Result                 Result   `json:"result"`
-	SlicesMap              struct{} `json:"slicesMap"`
-	StaticQueryHashes      []string `json:"staticQueryHashes"`
-	WebpackCompilationHash string   `json:"webpackCompilationHash"`
+	ComponentChunkName     string            `json:"componentChunkName"`
+	Path                   string            `json:"path"`
+	Result                 Result            `json:"result"`
+	SlicesMap              map[string]string `json:"slicesMap"`
+	StaticQueryHashes      []string          `json:"staticQueryHashes"`
+	WebpackCompilationHash string            `json:"webpackCompilationHash"`
 }
 
 // Result is the page-data result.
@@ -43,14 +43,19 @@ type LangVariant struct {
 	Path string `json:"path"`
 }
 
-// PageView is what the client runtime needs to show the page without a full load.
+// PageView is what the client runtime needs to show the page without a full
+// load: the inner HTML of <main> and the head fields a swap updates. The
+// shared header and footer are slices (slicesMap), the island manifest is
+// the -rsc variant (fetched only when Islands is not empty).
 type PageView struct {
-	Title       string   `json:"title"`
+	Title       string   `json:"title"` // the document title
 	Description string   `json:"description"`
+	Canonical   string   `json:"canonical"`
+	Robots      string   `json:"robots,omitempty"`
 	Lang        string   `json:"lang"`
 	Layout      string   `json:"layout"`
 	HTML        string   `json:"html"`
-	Islands     []string `json:"islands"`
+	Islands     []string `json:"islands,omitempty"`
 	NotFound    bool     `json:"notFound,omitempty"`
 }
 
@@ -60,7 +65,7 @@ func PageDataPath(e *route.Entry) string {
 }
 
 // NewPageData builds the page data of an entry.
-func NewPageData(plan *route.Plan, e *route.Entry, hash, title, html string, islands []string) PageData {
+func NewPageData(plan *route.Plan, e *route.Entry, hash string, head Head, html string, islands []string) PageData {
 	langs := make([]string, len(plan.Locales))
 	for i, l := range plan.Locales {
 		langs[i] = l.Code
@@ -75,9 +80,10 @@ func NewPageData(plan *route.Plan, e *route.Entry, hash, title, html string, isl
 		StaticQueryHashes:  []string{},
 		Result: Result{
 			PageContext: PageContext{Lang: e.Lang, Langs: langs, OriginalPath: "/" + strings.TrimPrefix(strings.TrimPrefix(e.URL, prefix), "/"), PageName: e.ID},
-			Page: PageView{Title: title, Description: e.Page.Description, Lang: e.Page.Lang, Layout: e.Page.Layout, HTML: html,
-				Islands: append([]string{}, islands...), NotFound: e.NotFound},
+			Page: PageView{Title: head.Title, Description: head.Description, Canonical: head.Canonical, Robots: head.Robots,
+				Lang: e.Page.Lang, Layout: e.Page.Layout, HTML: html, Islands: append([]string(nil), islands...), NotFound: e.NotFound},
 		},
+		SlicesMap:              SlicesMap(e.Lang),
 		WebpackCompilationHash: hash,
 	}
 	for _, v := range plan.Variants(e.ID) {

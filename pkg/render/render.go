@@ -208,6 +208,10 @@ type SiteInfo struct {
 	BaseURL string
 	Locales []config.Locale
 	Forms   map[string]config.Form
+	// Analytics are the consent-gated tags (for the runtime's meta tag).
+	Analytics config.Analytics
+	// RetireWorker: /sw.js is the retiring worker; the runtime registers none.
+	RetireWorker bool
 }
 
 // PageInfo describes the page.
@@ -475,7 +479,7 @@ func (r *Renderer) pageContext(e *route.Entry, deps Deps) *PageContext {
 		}
 	}
 	pc := &PageContext{
-		Site:      SiteInfo{Title: cfg.Title, BaseURL: cfg.BaseURL, Locales: cfg.Locales, Forms: cfg.Forms},
+		Site:      SiteInfo{Title: cfg.Title, BaseURL: cfg.BaseURL, Locales: cfg.Locales, Forms: cfg.Forms, Analytics: cfg.Analytics, RetireWorker: cfg.ServiceWorker.Retire},
 		Lang:      e.Lang,
 		Locale:    loc,
 		BuildHash: r.opts.BuildHash,

@@ -1,0 +1,50 @@
+// sitegen client runtime: page swaps, prefetch, build identity, service
+// worker, consent-gated analytics and the top bar. Every page works as a
+// plain full load without it; it only makes navigation faster.
+import { SESSION } from './keys.js';
+import { appBuild, pageBuild } from './loader.js';
+import { start as startNavigation } from './navigate.js';
+import { startPrefetch } from './prefetch.js';
+import { startWorker } from './register.js';
+import { startAnalytics } from './analytics.js';
+import { showTopbar } from './topbar.js';
+import { session } from './util.js';
+
+export { LOCAL, SESSION, CACHES } from './keys.js';
+
+// oneShot sets the session reload guard (why: "build" or "chunk"); false
+// when it is set already or storage is not available (then never reload:
+// no loop is possible). A passing build check clears only its own flag, so
+// a chunk that keeps failing reloads once per session, not once per load.
+function oneShot(why) {
+  if (session(SESSION.reload)) return false;
+  return session(SESSION.reload, why) === why && session(SESSION.reload) === why;
+}
+
+// A chunk that fails to load (a deploy removed it) sends the browser to a
+// full load of where it is (search and hash kept), once.
+addEventListener('unhandledrejection', (e) => {
+  const msg = String((e.reason && e.reason.message) || e.reason || '');
+  if ((/loading chunk \d* failed./i.test(msg) || /failed to fetch dynamically imported module/i.test(msg)) && oneShot('chunk')) location.reload();
+});
+
+const root = document.documentElement;
+showTopbar();
+startNavigation();
+startPrefetch();
+startAnalytics();
+startWorker();
+
+// Build identity: another build on the server reloads the page once.
+appBuild().then((h) => {
+  if (!h) return (root.dataset.sgBuild = 'unknown');
+  if (h === pageBuild) {
+    if (session(SESSION.reload) === 'build') session(SESSION.reload, null);
+    root.dataset.sgBuild = 'current';
+  } else if (oneShot('build')) {
+    root.dataset.sgBuild = 'reloading';
+    location.reload();
+  } else {
+    root.dataset.sgBuild = 'stale';
+  }
+});

@@ -1,0 +1,34 @@
+// Small shared helpers: safe session storage, sleeping with jitter, locale.
+export const $ = (s, r = document) => r.querySelector(s);
+export const $$ = (s, r = document) => Array.from(r.querySelectorAll(s));
+
+export function session(key, value) {
+  try {
+    if (value === undefined) return sessionStorage.getItem(key);
+    if (value === null) sessionStorage.removeItem(key);
+    else sessionStorage.setItem(key, value);
+    return value;
+  } catch (e) {
+    return undefined; // no storage (privacy mode, sandbox): callers degrade
+  }
+}
+
+// Backoff for retry n (0-based): 100, 200, 400 ms, each ×0.5–1.5 (jitter).
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export const backoff = (n) => sleep(100 * 2 ** n * (0.5 + Math.random()));
+
+export const meta = (name) => {
+  const m = $('meta[name="' + name + '"]');
+  return m ? m.content : '';
+};
+
+// The locale of a path: its first segment when the page offers that
+// language (hreflang alternates), else the current page's language.
+export function localeOf(path) {
+  const m = /^\/([a-z]{2}(?:-[a-z]{2})?)(?=\/|$)/i.exec(path);
+  const langs = new Set($$('link[rel=alternate][hreflang]').map((l) => l.hreflang));
+  langs.add(document.documentElement.lang);
+  return m && langs.has(m[1]) ? m[1] : document.documentElement.lang;
+}
+
+export const nextFrame = () => new Promise((r) => requestAnimationFrame(() => r()));

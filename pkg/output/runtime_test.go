@@ -1,0 +1,82 @@
+package output
+
+import (
+	"strings"
+	"testing"
+
+	"sitegen/pkg/config"
+)
+
+// TestAnalyticsSources: the CSP allows exactly the hosts the configured
+// analytics need, and none without a tag.
+func TestAnalyticsSources(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		a    config.Analytics
+		want []string
+	}{
+		{"none", config.Analytics{}, nil},
+		{"tag manager", config.Analytics{TagManager: "GTM-ABC1234"}, []string{"https://www.googletagmanager.com", "https://*.google-analytics.com", "https://*.analytics.google.com"}},
+		{"analytics", config.Analytics{MeasurementID: "G-ABC1234"}, []string{"https://www.googletagmanager.com", "https://*.google-analytics.com", "https://*.analytics.google.com"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			csp := AnalyticsSources(c.a).String()
+			hosts := map[string]bool{}
+			for _, dir := range strings.Split(csp, ";") {
+				f := strings.Fields(dir)
+				for _, src := range f[1:] {
+					if strings.HasPrefix(src, "https://") {
+						hosts[src] = true
+					}
+				}
+				if f[0] == "script-src" && (f[1] != "'self'" || strings.Contains(dir, "unsafe") || len(f) > 2 && !c.a.Enabled()) {
+					t.Errorf("script-src %q", dir)
+				}
+			}
+			for _, h := range c.want {
+				if !hosts[h] {
+					t.Errorf("CSP %q lacks %s", csp, h)
+				}
+				delete(hosts, h)
+			}
+			if len(hosts) > 0 {
+				t.Errorf("CSP %q allows hosts nothing needs: %v", csp, hosts)
+			}
+			if !strings.Contains(string(Headers(HeaderRules(AnalyticsSources(c.a)))), "Content-Security-Policy: "+csp+"\n") {
+				t.Error("_headers does not carry the CSP")
+			}
+		})
+	}
+}
+
+func TestSlices(t *testing.T) {
+	page := []byte(`<!doctype html><html><head><title>x</title></head><body class="a"><a class="skip-link" href="#main">Skip</a>
+<header>H</header>
+<main id="main">M</main>
+<footer>F</footer><div id="sg-announcer"></div><script type="module" src="/r.js"></script></body></html>`)
+	parts, ok := Slices(page)
+	if !ok {
+		t.Fatal("no slices")
+	}
+	if parts["header"] != "<a class=\"skip-link\" href=\"#main\">Skip</a>\n<header>H</header>" {
+		t.Errorf("header slice %q", parts["header"])
+	}
+	if parts["footer"] != `<footer>F</footer><div id="sg-announcer"></div>` {
+		t.Errorf("footer slice %q", parts["footer"])
+	}
+	if _, ok := Slices([]byte(`<html><body>no main</body></html>`)); ok {
+		t.Error("a page without <main> was cut")
+	}
+}
+
+func TestHeadAndIslands(t *testing.T) {
+	h := ParseHead([]byte(`<head><title>A &amp; B | Site</title><meta name="description" content="d &#34;q&#34;"><link rel="canonical" href="https://x.test/a/"><meta name="robots" content="noindex, follow"></head><body><title>no</title>`))
+	if h != (Head{Title: "A & B | Site", Description: `d "q"`, Canonical: "https://x.test/a/", Robots: "noindex, follow"}) {
+		t.Errorf("head %+v", h)
+	}
+	is := MainIslands(`<p><sg-island data-island="Tabs" data-directive="media" data-media="(max-width: 960px)" data-chunk="Tabs-X.js"></sg-island>` +
+		`<sg-island data-island="Static" data-directive="none"></sg-island><sg-island data-island="Tabs" data-directive="load" data-chunk="Tabs-X.js">`)
+	if len(is) != 2 || is[0].Media != "(max-width: 960px)" || is[1].Directive != "load" || strings.Join(IslandNames(is), ",") != "Tabs" {
+		t.Errorf("islands %+v", is)
+	}
+}
