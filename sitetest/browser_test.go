@@ -553,9 +553,23 @@ const settleScroll = `new Promise((resolve) => {
 // once it is scrolled into view and the page has stopped scrolling.
 func (tb *tab) click(sel string) {
 	tb.t.Helper()
-	tb.do(chromedp.ScrollIntoView(chromedp.CSS(sel)))
-	jsEval[bool](tb, settleScroll)
-	tb.do(chromedp.Click(chromedp.CSS(sel)))
+	// An island may render again between the query and the click (the node
+	// is then gone: "Could not find node with given id"): query again, a
+	// bounded number of times.
+	var err error
+	for range 3 {
+		err = chromedp.Do(tb.ctx, chromedp.ScrollIntoView(chromedp.CSS(sel)))
+		if err == nil {
+			jsEval[bool](tb, settleScroll)
+			if err = chromedp.Do(tb.ctx, chromedp.Click(chromedp.CSS(sel))); err == nil {
+				return
+			}
+		}
+		if !strings.Contains(err.Error(), "Could not find node") {
+			break
+		}
+	}
+	tb.t.Fatalf("click %s: %v", sel, err)
 }
 
 func (tb *tab) do(steps ...chromedp.Action[chromedp.Void]) {
