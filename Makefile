@@ -39,7 +39,7 @@ test: setup vet
 	command -v chromium >/dev/null || skipped="$$skipped\nmake test: chromium not found: the browser tests (sitetest) were SKIPPED; install it to run them: sudo apt-get install chromium"; \
 	{ command -v nginx >/dev/null || test -x /usr/sbin/nginx; } || skipped="$$skipped\nmake test: nginx not found: TestNginxServesBuiltSite was SKIPPED; install it to run it: sudo apt-get install nginx"; \
 	test -z "$$skipped" || echo -e "$${skipped#\\n}"; \
-	SITEGEN_BROWSER=$$(command -v chromium >/dev/null && echo 1) $(GO) test ./...; status=$$?; \
+	SITEGEN_BROWSER=$$(command -v chromium >/dev/null && echo 1) $(GO) test -timeout 20m ./...; status=$$?; \
 	test -z "$$skipped" || echo -e "$${skipped#\\n}"; \
 	test $$status -eq 0 || exit $$status; \
 	$(MAKE) --no-print-directory fuzz
