@@ -58,11 +58,21 @@ FUZZ_TARGETS := \
 	./pkg/sitepath:FuzzCheck \
 	./pkg/output:FuzzRedirectWriters
 
+# A failing input is saved under testdata/fuzz/ and replayed: that always
+# fails. A fuzz run that fails without leaving a reproducible input (the
+# engine's own trouble, e.g. a worker that stopped) prints its output and is
+# run once more; failing twice fails.
 fuzz:
-	@set -e; for t in $(FUZZ_TARGETS); do \
-		echo "fuzz $${t#*:} in $${t%%:*} for $(FUZZTIME)"; \
-		$(GO) test "$${t%%:*}" -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) >/dev/null || \
-			{ $(GO) test "$${t%%:*}" -run "^$${t#*:}$$" -count=1; exit 1; }; \
+	@set -e; log=$$(mktemp); trap 'rm -f $$log' EXIT; \
+	for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; fn=$${t#*:}; \
+		echo "fuzz $$fn in $$pkg for $(FUZZTIME)"; \
+		$(GO) test "$$pkg" -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) >$$log 2>&1 && continue; \
+		grep -v '^fuzz: elapsed' $$log | tail -40; \
+		$(GO) test "$$pkg" -run "^$$fn$$" -count=1 || exit 1; \
+		echo "fuzz $$fn: failed without a reproducible input; running it once more"; \
+		$(GO) test "$$pkg" -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) >$$log 2>&1 || \
+			{ grep -v '^fuzz: elapsed' $$log | tail -40; exit 1; }; \
 	done
 
 # The Go benchmarks, then the same-run comparison with the peers of the
