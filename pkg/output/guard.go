@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"sitegen/pkg/sitefs"
 )
 
 // RefusedError is an output folder a build will not replace. It is a usage
@@ -78,7 +80,7 @@ func Guard(source, out string) error {
 		case st.Mode()&fs.ModeSymlink != 0:
 			return refuse("it is a symbolic link to "+dst, "pass the folder itself")
 		case !st.IsDir():
-			return refuse(fmt.Sprintf("it is not a folder (%s)", kind(st.Mode())), "choose a new folder such as public")
+			return refuse(fmt.Sprintf("it is not a folder (%s)", sitefs.Kind(st.Mode())), "choose a new folder such as public")
 		}
 	}
 	marked := exists && Marked(out)
@@ -171,20 +173,6 @@ func few(names []string) string {
 		s += fmt.Sprintf(" and %d more", len(names)-show)
 	}
 	return s
-}
-
-func kind(m fs.FileMode) string {
-	switch {
-	case m.IsRegular():
-		return "a regular file"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a regular file or folder"
 }
 
 // within reports whether p is dir or below it (both clean and absolute).

@@ -86,7 +86,7 @@ func TestOutRefuses(t *testing.T) {
 		{"inside-content", site, site + "/content/pl/out", "refusing to write the output to " + site + "/content/pl/out: it is inside the site's content/ folder; choose a folder outside content/, templates/ and assets/, such as public"},
 		{"unrelated", site, root + "/unrelated", "refusing to write the output to " + root + "/unrelated: it is not empty and sitegen did not write it (no .sitegen-manifest.json): it holds a.txt, b.txt, c.txt, d.txt, e.txt and 2 more; choose an empty or new folder; if an older sitegen wrote it, remove it once yourself"},
 		{"regular-file", site, root + "/file.txt", "refusing to write the output to " + root + "/file.txt: it is not a folder (a regular file); choose a new folder such as public"},
-		{"fifo", site, root + "/fifo", "refusing to write the output to " + root + "/fifo: it is not a folder (a named pipe); choose a new folder such as public"},
+		{"fifo", site, root + "/fifo", "refusing to write the output to " + root + "/fifo: it is not a folder (a named pipe (FIFO)); choose a new folder such as public"},
 		{"marked-with-added-files", site, root + "/added", "refusing to write the output to " + root + "/added: it is a sitegen output, but holds files sitegen did not write: CNAME, docs/report.pdf; move them into assets/static/ (copied into every build) or remove them"},
 		{"symlink", site, root + "/outlink", "refusing to write the output to " + root + "/outlink: it is a symbolic link to " + root + "/marked; pass the folder itself"},
 
