@@ -156,6 +156,7 @@ func (d *Dev) Config() *config.Config { return d.cfg }
 // full loads everything again, as on start and after site.yaml changes.
 func (d *Dev) full(ctx context.Context) (*DevResult, error) {
 	start := time.Now()
+	d.fsys.(*sitefs.FS).Forget()
 	if bad := d.fsys.(*sitefs.FS).Check(); len(bad) > 0 {
 		return nil, bad.Err()
 	}
@@ -264,6 +265,7 @@ func parseAll(fsys fs.FS, opts content.Options, files map[string]*content.Source
 // stays as it was and the changes count again in the next update.
 func (d *Dev) Update(ctx context.Context, paths []string) (*DevResult, error) {
 	start := time.Now()
+	d.fsys.(*sitefs.FS).Forget() // a folder may have become a link
 	for _, p := range paths {
 		d.pending[path.Clean(p)] = true
 	}

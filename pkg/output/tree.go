@@ -249,7 +249,7 @@ func (t *Tree) WriteFile(rel string, data []byte) error {
 			t.mu.Unlock()
 		}
 	}
-	if err := os.WriteFile(filepath.Join(t.tmp, filepath.FromSlash(rel)), data, 0o644); err != nil {
+	if err := writeNewFile(filepath.Join(t.tmp, filepath.FromSlash(rel)), data); err != nil {
 		return err
 	}
 	t.mu.Lock()

@@ -12,9 +12,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"sitegen/pkg/diag"
 )
@@ -28,6 +30,12 @@ type FS struct {
 	root     string // as given
 	resolved string // absolute, links resolved
 	dir      fs.FS
+
+	// Folders of the guarded paths found to be real folders (no link on
+	// the way from the root), so that reading a file below one costs one
+	// lstat of the file instead of resolving every part of its path.
+	mu   sync.RWMutex
+	real map[string]bool
 }
 
 // New returns the file system of the site at root.
@@ -40,7 +48,16 @@ func New(root string) (*FS, error) {
 	if err != nil {
 		return nil, fmt.Errorf("site folder %s: %w", root, err)
 	}
-	return &FS{root: root, resolved: resolved, dir: os.DirFS(resolved)}, nil
+	return &FS{root: root, resolved: resolved, dir: os.DirFS(resolved), real: map[string]bool{}}, nil
+}
+
+// Forget drops what the FS learnt about folders; a long-lived FS (the dev
+// server's) calls it before each rebuild, since a folder may since have
+// been replaced by a link.
+func (f *FS) Forget() {
+	f.mu.Lock()
+	clear(f.real)
+	f.mu.Unlock()
 }
 
 func guarded(name string) bool {
@@ -62,6 +79,9 @@ func (f *FS) check(op, name string) error {
 	full := filepath.Join(f.resolved, filepath.FromSlash(name))
 	target := full
 	if guarded(name) {
+		if plain, err := f.plain(op, name, full); plain {
+			return err
+		}
 		r, err := filepath.EvalSymlinks(full)
 		if err != nil {
 			return &fs.PathError{Op: op, Path: name, Err: linkError(err)}
@@ -79,6 +99,55 @@ func (f *FS) check(op, name string) error {
 		return &fs.PathError{Op: op, Path: name, Err: fmt.Errorf("it is %s, not a regular file; only regular files are read", Kind(st.Mode()))}
 	}
 	return nil
+}
+
+// plain checks name without resolving links when no part of its path is a
+// link: it reports whether that was so and, if it was, the error for
+// reading name (nil for a regular file or folder). Anything else (a link on
+// the way, a missing file) is left to the full check, which names it.
+func (f *FS) plain(op, name, full string) (bool, error) {
+	if dir := path.Dir(name); dir != "." && !f.realDir(dir) {
+		return false, nil
+	}
+	st, err := os.Lstat(full)
+	if err != nil {
+		return false, nil
+	}
+	switch m := st.Mode(); {
+	case m.IsRegular():
+		return true, nil
+	case m.IsDir():
+		f.mu.Lock()
+		f.real[name] = true
+		f.mu.Unlock()
+		return true, nil
+	case m&fs.ModeSymlink != 0:
+		return false, nil
+	default:
+		return true, &fs.PathError{Op: op, Path: name, Err: fmt.Errorf("it is %s, not a regular file; only regular files are read", Kind(m))}
+	}
+}
+
+// realDir reports whether dir (a slash path below the root) and each
+// folder above it are real folders, not links.
+func (f *FS) realDir(dir string) bool {
+	f.mu.RLock()
+	ok := f.real[dir]
+	f.mu.RUnlock()
+	if ok {
+		return true
+	}
+	if parent := path.Dir(dir); parent != "." && !f.realDir(parent) {
+		return false
+	}
+	st, err := os.Lstat(filepath.Join(f.resolved, filepath.FromSlash(dir)))
+	if err != nil || !st.IsDir() {
+		return false
+	}
+	f.mu.Lock()
+	f.real[dir] = true
+	f.mu.Unlock()
+	return true
 }
 
 // linkError names a link loop plainly.

@@ -1,0 +1,102 @@
+package sitefs
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// site makes a site folder with a regular file, links inside and outside
+// the site, a folder link and a named pipe; outside is a folder beside it.
+func site(t *testing.T) (root, outside string) {
+	t.Helper()
+	base := t.TempDir()
+	root, outside = filepath.Join(base, "site"), filepath.Join(base, "outside")
+	for _, d := range []string{filepath.Join(root, "content/pl/blog"), filepath.Join(root, "content/en"), outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(root, "content/pl/blog/a.md"), "a")
+	write(filepath.Join(outside, "secret.md"), "secret")
+	link := func(target, name string) {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link("blog/a.md", "content/pl/inside.md")
+	link(filepath.Join(outside, "secret.md"), "content/pl/out.md")
+	link(outside, "content/en/away")
+	link("../pl/blog", "content/en/blog")
+	if err := syscall.Mkfifo(filepath.Join(root, "content/pl/pipe.md"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root, outside
+}
+
+// TestReadFile: regular files are read without resolving links (the fast
+// path) and every link on the way is still checked, whether the link is the
+// file or one of its folders.
+func TestReadFile(t *testing.T) {
+	root, _ := site(t)
+	f, err := New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, want, err string
+	}{
+		{name: "content/pl/blog/a.md", want: "a"},
+		{name: "content/pl/blog/a.md", want: "a"}, // again, its folders now known
+		{name: "content/pl/inside.md", want: "a"},
+		{name: "content/en/blog/a.md", want: "a"}, // through a folder link inside the site
+		{name: "content/pl/out.md", err: "outside the site folder"},
+		{name: "content/en/away/secret.md", err: "outside the site folder"},
+		{name: "content/pl/pipe.md", err: "it is a named pipe (FIFO), not a regular file"},
+		{name: "content/pl/missing.md", err: "file does not exist"},
+		{name: "content/pl/../../x", err: "invalid argument"},
+	} {
+		b, err := f.ReadFile(tc.name)
+		switch {
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("ReadFile(%s) = %q, %v; want an error with %q", tc.name, b, err, tc.err)
+		case tc.err == "" && (err != nil || string(b) != tc.want):
+			t.Errorf("ReadFile(%s) = %q, %v; want %q", tc.name, b, err, tc.want)
+		}
+	}
+}
+
+// TestForget: once a known folder is replaced by a link out of the site,
+// a read after Forget (as the dev server does before each rebuild) is
+// refused.
+func TestForget(t *testing.T) {
+	root, outside := site(t)
+	f, err := New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.ReadFile("content/pl/blog/a.md"); err != nil {
+		t.Fatal(err)
+	}
+	blog := filepath.Join(root, "content/pl/blog")
+	if err := os.RemoveAll(blog); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "a.md"), []byte("outside"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, blog); err != nil {
+		t.Fatal(err)
+	}
+	f.Forget()
+	if b, err := f.ReadFile("content/pl/blog/a.md"); err == nil || !strings.Contains(err.Error(), "outside the site folder") {
+		t.Fatalf("after the folder became a link: %q, %v", b, err)
+	}
+}
