@@ -181,6 +181,14 @@ func given(n *yaml.Node) bool { return n != nil && n.Tag != "!!null" }
 // free-form.
 func checkParams(sch *schema.Schema, p *Page) diag.List {
 	var errs diag.List
+	// The YAML nodes are needed for this check only: dropping them keeps a
+	// loaded page to its values (a large site holds every page's).
+	defer func() {
+		p.paramsNode = nil
+		for i := range p.Sections {
+			p.Sections[i].paramsNode = nil
+		}
+	}()
 	if sch == nil {
 		return nil
 	}
