@@ -189,11 +189,15 @@ func checkOpts(o *build.Options, args []string) error {
 	return nil
 }
 
-// buildMemoryFloor is the soft memory limit of a build: the collector
-// works harder near it rather than letting garbage grow with the site (a
-// build's own live data stays well under it up to ~100,000 pages; past
-// that, the limit follows the live data). See package memlimit.
-const buildMemoryFloor = 320 << 20
+// buildGC are a build's collector settings (see package memlimit): a
+// growth of 300% between collections, since a build's live heap is small
+// (its pages' metadata; rendered pages are written and forgotten) and its
+// life short, bounded by a soft limit of 192 MiB that follows the live heap
+// up when a very large site needs more. GOGC and GOMEMLIMIT override them.
+const (
+	buildGCPercent   = 300
+	buildMemoryFloor = 192 << 20
+)
 
 func newBuild(stdout, stderr io.Writer) *cobra.Command {
 	var o build.Options
@@ -205,8 +209,7 @@ func newBuild(stdout, stderr io.Writer) *cobra.Command {
 			if err := checkOpts(&o, args); err != nil {
 				return err
 			}
-			// Peak memory flat as sites grow (GOMEMLIMIT overrides).
-			defer memlimit.Start(cmd.Context(), buildMemoryFloor)()
+			defer memlimit.Start(cmd.Context(), memlimit.Settings{Floor: buildMemoryFloor, GCPercent: buildGCPercent})()
 			if cpuprofile != "" {
 				f, err := os.Create(cpuprofile)
 				if err != nil {

@@ -611,7 +611,7 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 	entries = slices.DeleteFunc(entries, func(e *route.Entry) bool { return s.skip[e.Page.File] })
 	var (
 		mu        sync.Mutex
-		generated = map[string]bool{"/" + output.ManifestName: true} // written by Commit
+		generated = map[string]struct{}{output.ManifestName: {}} // output paths without the leading slash; the manifest is written by Commit
 		errs      diag.List
 	)
 	writeFile := func(rel string, b []byte) {
@@ -621,7 +621,7 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		generated["/"+rel] = true
+		generated[rel] = struct{}{}
 		if err != nil {
 			var pe *fs.PathError
 			if errors.As(err, &pe) { // name the output path, not the temporary folder
@@ -831,7 +831,7 @@ feed:
 		rep.Images = s.Images.Stats()
 	}
 	for _, p := range sortedKeys(s.Statics) {
-		if generated[p] {
+		if _, ok := generated[strings.TrimPrefix(p, "/")]; ok {
 			errs.Add(diag.New(diag.Pos{File: StaticDir + p}, "static file collides with a generated file at %s", p))
 			continue
 		}

@@ -20,12 +20,31 @@ import (
 	"time"
 )
 
-// Start sets a soft memory limit of floor bytes (unless the GOMEMLIMIT
-// environment variable sets one) and keeps it at least twice the live heap
-// until stop is called, which restores the limit there was.
-func Start(ctx context.Context, floor int64) (stop func()) {
+// Settings are a build's collector settings.
+type Settings struct {
+	// Floor is the soft memory limit, raised to twice the live heap when
+	// that passes half of it. Zero: no limit. The GOMEMLIMIT environment
+	// variable wins over it.
+	Floor int64
+	// GCPercent is the heap growth allowed between collections (GOGC;
+	// zero keeps Go's 100). A short-lived build with a small live heap
+	// spends much of its time collecting at 100; the limit above bounds
+	// what a larger value costs in memory. The GOGC environment variable
+	// wins over it.
+	GCPercent int
+}
+
+// Start applies s until stop is called, which restores the settings there
+// were.
+func Start(ctx context.Context, s Settings) (stop func()) {
+	restorePercent := func() {}
+	if s.GCPercent > 0 && os.Getenv("GOGC") == "" {
+		prev := debug.SetGCPercent(s.GCPercent)
+		restorePercent = func() { debug.SetGCPercent(prev) }
+	}
+	floor := s.Floor
 	if os.Getenv("GOMEMLIMIT") != "" || floor <= 0 {
-		return func() {}
+		return restorePercent
 	}
 	prev := debug.SetMemoryLimit(floor)
 	ctx, cancel := context.WithCancel(ctx)
@@ -57,6 +76,7 @@ func Start(ctx context.Context, floor int64) (stop func()) {
 		cancel()
 		<-done
 		debug.SetMemoryLimit(prev)
+		restorePercent()
 	}
 }
 

@@ -28,22 +28,33 @@ func TestNext(t *testing.T) {
 
 func TestStartRestores(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("GOGC", "")
 	before := debug.SetMemoryLimit(-1)
-	stop := Start(context.Background(), 320<<20)
+	stop := Start(context.Background(), Settings{Floor: 320 << 20, GCPercent: 300})
 	if got := debug.SetMemoryLimit(-1); got != 320<<20 {
 		t.Errorf("limit during the build = %d", got)
+	}
+	if got := debug.SetGCPercent(300); got != 300 {
+		t.Errorf("GC percent during the build = %d", got)
 	}
 	stop()
 	if got := debug.SetMemoryLimit(-1); got != before {
 		t.Errorf("limit after stop = %d, want %d", got, before)
 	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GC percent after stop = %d, want 100", got)
+	}
 }
 
 func TestEnvironmentWins(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "1GiB")
+	t.Setenv("GOGC", "100")
 	before := debug.SetMemoryLimit(-1)
-	defer Start(context.Background(), 320<<20)()
+	defer Start(context.Background(), Settings{Floor: 320 << 20, GCPercent: 300})()
 	if got := debug.SetMemoryLimit(-1); got != before {
 		t.Errorf("GOMEMLIMIT set: the limit changed to %d", got)
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GOGC set: the GC percent changed to %d", got)
 	}
 }

@@ -180,8 +180,10 @@ func (t *Tree) Bytes() int64 {
 }
 
 func cleanRel(rel string) (string, error) {
-	rel = strings.TrimPrefix(path.Clean("/"+rel), "/")
-	if rel == "" || strings.HasPrefix(rel, "..") || rel == ManifestName {
+	if !fs.ValidPath(rel) { // else already clean: kept, not copied
+		rel = strings.TrimPrefix(path.Clean("/"+rel), "/")
+	}
+	if rel == "" || rel == "." || strings.HasPrefix(rel, "..") || rel == ManifestName {
 		return "", fmt.Errorf("invalid output path %q", rel)
 	}
 	return rel, nil

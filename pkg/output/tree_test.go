@@ -249,3 +249,24 @@ func TestSecondBuildRefused(t *testing.T) {
 		t.Fatalf("second Begin: %v", err)
 	}
 }
+
+func TestCleanRel(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"a/b.html", "a/b.html"},
+		{"/a/b.html", "a/b.html"},
+		{"a//b.html", "a/b.html"},
+		{"a/./b.html", "a/b.html"},
+		{"a/../../b.html", "b.html"},
+		{"..x/y", ""},
+		{"../x", "x"}, // rooted: never above the output
+		{".", ""},
+		{"", ""},
+		{"/", ""},
+		{ManifestName, ""},
+	} {
+		got, err := cleanRel(tc.in)
+		if (err != nil) != (tc.want == "") || got != tc.want {
+			t.Errorf("cleanRel(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
