@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# A full sitegen build against the write floor (bench/floor: goldmark with
+# the same extensions, every core, each page written, nothing else), both in
+# RAM on the harness's corpus, interleaved RUNS times (default 5); prints the
+# medians and the ratio. Run bench/ssgbench/run.sh --ram N sitegen first: it
+# prepares the corpus in the sitegen project of the RAM copy of the harness.
+#
+#   bench/ssgbench/floor.sh [N]      default N=5000 per locale (10,000 pages)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+N=${1:-5000}
+work=${RAM_DIR:-/dev/shm/ssgbench}
+proj=$work/peers/sitegen
+runs=${RUNS:-5}
+[ -d "$proj/content" ] || { echo "no corpus in $proj: run bench/ssgbench/run.sh --ram $N sitegen first" >&2; exit 1; }
+have=$(find "$proj/content" -maxdepth 2 -name '*.md' | wc -l)
+[ "$have" -ge $((2 * N)) ] || { echo "$proj holds $have pages, not $((2 * N)): run bench/ssgbench/run.sh --ram $N sitegen first" >&2; exit 1; }
+bin=$work/bin-floor; mkdir -p "$bin"
+(cd "$here/../.." && go build -trimpath -o "$bin/floor" ./bench/floor && go build -trimpath -o "$bin/sitegen" ./cmd/sitegen)
+tsv=$(mktemp); trap 'rm -f "$tsv"; rm -rf "$work/floor-out" "$proj/floor-public" "$proj/.floor-cache"' EXIT
+for i in $(seq "$runs"); do
+  rm -rf "$work/floor-out"
+  /usr/bin/time -f "floor\t%e\t%U\t%S\t%M" -a -o "$tsv" "$bin/floor" -src "$proj/content" -out "$work/floor-out" >/dev/null
+  rm -rf "$proj/floor-public" "$proj/.floor-cache"
+  (cd "$proj" && /usr/bin/time -f "sitegen\t%e\t%U\t%S\t%M" -a -o "$tsv" "$bin/sitegen" build --date 2026-01-01 --cache-dir .floor-cache -o floor-public >/dev/null)
+done
+med() { awk -F'\t' -v p="$1" -v c="$2" '$1 == p { print $c }' "$tsv" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+cpu() { awk -F'\t' -v p="$1" '$1 == p { print $3 + $4 }' "$tsv" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+fw=$(med floor 2); sw=$(med sitegen 2); fc=$(cpu floor); sc=$(cpu sitegen)
+echo
+echo "**Write floor, $((2 * N)) pages in RAM ($work), sitegen $(cd "$here/../.." && git rev-parse --short HEAD), $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $runs interleaved runs, load average before: $(cut -d' ' -f1 /proc/loadavg)**"
+echo
+echo "| | wall s (median) | CPU s (median) | peak RSS MB |"
+echo "| --- | ---: | ---: | ---: |"
+echo "| floor (goldmark + writes) | $fw | $fc | $(awk -v m="$(med floor 5)" 'BEGIN { printf "%.0f", m / 1024 }') |"
+echo "| sitegen build | $sw | $sc | $(awk -v m="$(med sitegen 5)" 'BEGIN { printf "%.0f", m / 1024 }') |"
+awk -v a="$sw" -v b="$fw" -v c="$sc" -v d="$fc" 'BEGIN { printf "\nsitegen ÷ floor: %.2f× wall, %.2f× CPU\n", a / b, c / d }'
