@@ -68,7 +68,10 @@ type Dev struct {
 	// images makes the <picture> variants; imageFiles are assets/images.
 	images     *images.Processor
 	imageFiles map[string]bool
-	copts      content.Options // how content files are parsed
+	// staleImages are output paths of variants of edited photos, to leave
+	// the output with the next good update.
+	staleImages []string
+	copts       content.Options // how content files are parsed
 
 	good *devState // the last build without errors
 	// pending are source changes not yet part of a good build (the
@@ -207,7 +210,7 @@ func (d *Dev) full(ctx context.Context) (*DevResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	d.images, d.imageFiles = imgs, imageFiles
+	d.images, d.imageFiles, d.staleImages = imgs, imageFiles, nil
 	statics, err := staticFiles(d.fsys)
 	if err != nil {
 		return nil, err
@@ -270,9 +273,15 @@ func (d *Dev) Update(ctx context.Context, paths []string) (*DevResult, error) {
 		d.pending[path.Clean(p)] = true
 	}
 	full := d.good == nil || d.pending[config.FileName] || d.pending[schema.FileName]
+	var editedImages []string // site paths of source images edited in place
 	for p := range d.pending {
 		if p == ImageDir || strings.HasPrefix(p, ImageDir+"/") {
-			full = true // photos and their variants: read them all again
+			site := strings.TrimPrefix(p, ImageDir)
+			if st, err := fs.Stat(d.fsys, p); err == nil && st.Mode().IsRegular() && d.imageFiles[site] {
+				editedImages = append(editedImages, site)
+				continue
+			}
+			full = true // a photo added or removed: read them all again
 		}
 	}
 	if full {
@@ -308,6 +317,16 @@ func (d *Dev) Update(ctx context.Context, paths []string) (*DevResult, error) {
 	parallel(len(reparse), func(i int) { reparse[i].Parse(d.fsys, d.copts) })
 
 	changed := map[string]bool{} // dependency keys
+	// An edited photo: the pages showing it render again with its new
+	// variants; the old variants leave the output.
+	for _, p := range append(editedImages, staticChanged...) {
+		changed[render.DepImage(p)] = true
+		sources, variants := d.images.Forget(p)
+		for _, s := range sources {
+			changed[render.DepImage(s)] = true
+		}
+		d.staleImages = append(d.staleImages, variants...)
+	}
 	oldRenderer := d.renderer
 	if len(changedTemplates) > 0 {
 		d.renderer = nil
@@ -380,7 +399,7 @@ func (d *Dev) Update(ctx context.Context, paths []string) (*DevResult, error) {
 	// as it was): the site's routes, content and strings are the same, so
 	// the edited pages keep their identity, take the new bodies, and
 	// render again; nothing else is assembled or compared.
-	same := len(changedTemplates) == 0 && !islandsChanged && !assetsChanged && len(staticChanged) == 0 && len(reparse) > 0 && len(reparse) == len(before)
+	same := len(changedTemplates) == 0 && !islandsChanged && !assetsChanged && len(staticChanged) == 0 && (len(reparse) > 0 || len(editedImages) > 0) && len(reparse) == len(before)
 	for _, f := range reparse {
 		if old := before[f.Path]; !same || old == nil || !sameFrontMatter(old, f) {
 			same = false
@@ -412,6 +431,7 @@ func (d *Dev) Update(ctx context.Context, paths []string) (*DevResult, error) {
 	}
 	d.good = st
 	clear(d.pending)
+	d.staleImages = nil
 	res.StyleOnly = styleOnly && len(res.Rendered) == 0 && len(res.Removed) == 0
 	res.Duration = time.Since(start)
 	return res, nil
@@ -931,8 +951,16 @@ func (d *Dev) patch(st, prev *devState, todo []*route.Entry, removed []string, c
 	if err != nil {
 		return nil, err
 	}
+	for _, name := range d.staleImages {
+		del(name)
+	}
 	for name, b := range imgs {
 		set(name, b)
+	}
+	for _, name := range d.staleImages { // a photo saved as it was
+		if o, ok := prev.out[name]; ok && string(o) == string(out[name]) && out[name] != nil {
+			delete(diff, name)
+		}
 	}
 	if st.staticsGen != prev.staticsGen {
 		for p := range prev.site.Statics {

@@ -8,7 +8,9 @@ import (
 	"image/jpeg"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -118,3 +120,92 @@ func TestBuildImageAlt(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestDevPhotoEdit: in the dev server, editing a photo renders again only
+// the pages that show it (through a Markdown image or the picture template
+// function), its old variants leave the output, and the output equals a
+// fresh build of the edited tree.
+func TestDevPhotoEdit(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, fixture, dir)
+	writePhoto(t, dir, "photos/field.jpg", 200, 150)
+	writePhoto(t, dir, "photos/hero.jpg", 180, 120)
+	writePhoto(t, dir, "photos/unused.jpg", 100, 100)
+	appendBody(t, filepath.Join(dir, "content/pl/kontakt.md"), "\n![Pole o zachodzie](/photos/field.jpg)\n")
+	home := filepath.Join(dir, "templates/layouts/home.html")
+	b, err := os.ReadFile(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = bytes.Replace(b, []byte("{{ sections . }}"), []byte(`{{ picture "/photos/hero.jpg" "Biuro" }}{{ sections . }}`), 1)
+	if err := os.WriteFile(home, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	d, first, err := NewDev(ctx, devOpts(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	variants := func(out map[string][]byte, stem string) []string {
+		var l []string
+		for name := range out {
+			if strings.HasPrefix(name, "_assets/img/"+stem+"-") {
+				l = append(l, name)
+			}
+		}
+		sort.Strings(l)
+		return l
+	}
+	if len(variants(first.Out, "field")) == 0 || len(variants(first.Out, "hero")) == 0 {
+		t.Fatalf("first build has no variants of field.jpg or hero.jpg")
+	}
+	steps := []struct {
+		name     string
+		change   func()
+		path     string
+		rendered []string
+		stem     string // the photo whose old variants must be gone
+	}{
+		{"Markdown photo edit renders the page showing it", func() { writePhoto(t, dir, "photos/field.jpg", 200, 100) },
+			"assets/images/photos/field.jpg", []string{"/de/o-nas/kontakt/", "/pl/o-nas/kontakt/"}, "field"},
+		{"template photo edit renders the pages of that layout", func() { writePhoto(t, dir, "photos/hero.jpg", 180, 90) },
+			"assets/images/photos/hero.jpg", []string{"/", "/de/", "/en/", "/pl/"}, "hero"},
+		{"a photo no page shows renders nothing", func() { writePhoto(t, dir, "photos/unused.jpg", 90, 90) },
+			"assets/images/photos/unused.jpg", []string{}, ""},
+	}
+	prev := first.Out
+	for _, st := range steps {
+		st.change()
+		res, err := d.Update(ctx, []string{st.path})
+		if err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		if res.Full {
+			t.Errorf("%s: rebuilt everything", st.name)
+		}
+		if !reflect.DeepEqual(nonNil(res.Rendered), st.rendered) {
+			t.Errorf("%s: rendered %v, want %v", st.name, res.Rendered, st.rendered)
+		}
+		if st.stem != "" {
+			for _, old := range variants(prev, st.stem) {
+				if _, ok := res.Out[old]; ok {
+					t.Errorf("%s: old variant %s is still in the output", st.name, old)
+				}
+			}
+		}
+		compareFresh(t, st.name, dir, d, res.Out)
+		prev = res.Out
+	}
+
+	// Saving a photo as it was renders its pages again but changes no file.
+	b, _ = os.ReadFile(filepath.Join(dir, ImageDir, "photos/hero.jpg"))
+	os.WriteFile(filepath.Join(dir, ImageDir, "photos/hero.jpg"), b, 0o644)
+	res, err := d.Update(ctx, []string{"assets/images/photos/hero.jpg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Changed) != 0 {
+		t.Errorf("photo saved unchanged: changed %v, want nothing", res.Changed)
+	}
+}

@@ -215,6 +215,37 @@ func (p *Processor) load(sitePath string) (*source, error) {
 	return s, s.err
 }
 
+// Forget drops what the processor knows of the source images at sitePath
+// or below it (a folder): the next Picture reads them again, as after an
+// edit. Sources with the same bytes are dropped too (they share variants).
+// It returns the site paths dropped and the output paths of their variants
+// named so far, both sorted; a later Run no longer makes those.
+func (p *Processor) Forget(sitePath string) (sources, variants []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	prefix := strings.TrimSuffix(sitePath, "/") + "/"
+	hashes := map[string]bool{}
+	for k, s := range p.sources {
+		if (k == sitePath || strings.HasPrefix(k, prefix)) && s.hash != "" {
+			hashes[s.hash] = true
+		}
+	}
+	for k, s := range p.sources {
+		if k != sitePath && !strings.HasPrefix(k, prefix) && !hashes[s.hash] {
+			continue
+		}
+		for _, j := range s.jobs {
+			delete(p.jobs, j.out)
+			variants = append(variants, j.out)
+		}
+		delete(p.sources, k)
+		sources = append(sources, k)
+	}
+	sort.Strings(sources)
+	sort.Strings(variants)
+	return sources, variants
+}
+
 // Picture names the variants of the image at sitePath; Run makes them.
 func (p *Processor) Picture(sitePath string, o Options) (*Picture, error) {
 	s, err := p.load(sitePath)

@@ -8,6 +8,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"io"
+	"sort"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -260,5 +261,49 @@ func TestPictureErrors(t *testing.T) {
 	}
 	if _, err := p.Picture("/photos/a.jpg", Options{Quality: 101}); err == nil {
 		t.Error("quality 101 accepted")
+	}
+}
+
+// TestForget: after an edit, Forget drops the source (and a copy with the
+// same bytes, which shares its variants) with the variants named from it;
+// the next Picture reads the new bytes and names new variants.
+func TestForget(t *testing.T) {
+	fsys := testFS(t)
+	fsys["assets/images/copy/a.jpg"] = &fstest.MapFile{Data: fsys["assets/images/photos/a.jpg"].Data}
+	p := New(Config{FS: fsys, Dirs: []string{"assets/images"}})
+	a, err := p.Picture("/photos/a.jpg", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Picture("/copy/a.jpg", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Picture("/logo.png", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	fsys["assets/images/photos/a.jpg"] = &fstest.MapFile{Data: photo(t, 600, 400)}
+	sources, variants := p.Forget("/photos")
+	if !equalS(sources, []string{"/copy/a.jpg", "/photos/a.jpg"}) {
+		t.Errorf("forgot %v, want both copies of a.jpg", sources)
+	}
+	var want []string
+	for _, s := range append(a.Sources, a.Fallback) {
+		for _, v := range s.Variants {
+			want = append(want, strings.TrimPrefix(v.URL, "/"))
+		}
+	}
+	sort.Strings(want)
+	if !equalS(variants, want) {
+		t.Errorf("variants %v, want %v", variants, want)
+	}
+	b, err := p.Picture("/photos/a.jpg", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Width != 600 || b.Fallback.Default().URL == a.Fallback.Default().URL {
+		t.Errorf("after Forget: %d px at %s, want the new 600 px photo under a new name", b.Width, b.Fallback.Default().URL)
+	}
+	if s, v := p.Forget("/logo.png"); !equalS(s, []string{"/logo.png"}) || len(v) == 0 {
+		t.Errorf("Forget(/logo.png) = %v, %v", s, v)
 	}
 }

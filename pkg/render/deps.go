@@ -33,6 +33,10 @@ func DepIsland(name string) string   { return "island:" + name }
 func DepAsset(name string) string    { return "asset:" + name }
 func DepStatic(p string) string      { return "static:" + p }
 
+// DepImage is a source image (a site path, as the picture function and
+// Markdown images name it) that a page shows through its variants.
+func DepImage(p string) string { return "image:" + p }
+
 func (d Deps) add(key string) {
 	if d != nil {
 		d[key] = struct{}{}

@@ -137,6 +137,9 @@ func (r *Renderer) pictureHTML(st *execState, p, alt string, o PictureOptions) (
 	if r.opts.Images == nil {
 		return "", fmt.Errorf("picture %s: this build has no image processor", p)
 	}
+	if st != nil {
+		st.deps.add(DepImage(p)) // an edit of the photo renders this page again
+	}
 	pic, err := r.opts.Images.Picture(p, o.Options)
 	if err != nil {
 		return "", err
