@@ -8,7 +8,7 @@ GO ?= go
 # depend on the machine.
 export GOFLAGS := $(strip $(GOFLAGS) -tags=nodynamic)
 
-.PHONY: setup build serve test vet fuzz bench bench-devloop bench-islands bench-forms clean
+.PHONY: setup build serve test vet fuzz bench bench-devloop bench-islands bench-forms pagebytes clean
 
 # npm packages (islands, icons, fonts), installed from the pinned lock file.
 # A node_modules that is a link (a git worktree sharing another checkout's
@@ -96,6 +96,13 @@ bench-forms:
 	$(GO) run ./bench/forms -db sqlite -dir $${TMPDIR:-/tmp}
 	$(GO) run ./bench/forms -db sqlite -dir /dev/shm
 	@if [ -n "$$SITEGEN_TEST_POSTGRES" ]; then $(GO) run ./bench/forms -db "$$SITEGEN_TEST_POSTGRES"; else echo "bench-forms: SITEGEN_TEST_POSTGRES not set: PostgreSQL skipped"; fi
+
+# Bytes per page type and language (HTML, CSS, JS; images above the fold
+# measured in headless Chromium at 390 and 1280 px), built in temporary
+# folders at PAGEBYTES_BEFORE (default: the site before the image pipeline)
+# and PAGEBYTES_AFTER (default: the working tree). See bench/pagebytes.
+pagebytes: setup
+	PAGEBYTES_BEFORE="$(PAGEBYTES_BEFORE)" PAGEBYTES_AFTER="$(PAGEBYTES_AFTER)" $(GO) run ./bench/pagebytes
 
 clean:
 	rm -rf bin public
