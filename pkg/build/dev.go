@@ -285,11 +285,16 @@ func (d *Dev) Update(ctx context.Context, paths []string) (*DevResult, error) {
 		}
 	}
 	if full {
+		var before map[string][]byte
+		if d.good != nil {
+			before = d.good.out
+		}
 		res, err := d.full(ctx)
 		if err != nil {
 			return nil, err
 		}
 		clear(d.pending)
+		res.Changed = changedFiles(before, res.Out) // so open tabs reload
 		return res, nil
 	}
 	before := map[string]*content.SourceFile{} // content files as they were
@@ -310,6 +315,8 @@ func (d *Dev) Update(ctx context.Context, paths []string) (*DevResult, error) {
 			islandsChanged = true
 		case p == StaticDir || strings.HasPrefix(p, StaticDir+"/"):
 			staticChanged = append(staticChanged, strings.TrimPrefix(p, StaticDir))
+		case p == ImageDir || strings.HasPrefix(p, ImageDir+"/"):
+			// edited photos, above: not bundled assets
 		case p == assets.Dir || strings.HasPrefix(p, assets.Dir+"/"):
 			assetsChanged = true
 		}
@@ -992,6 +999,24 @@ func (d *Dev) patch(st, prev *devState, todo []*route.Entry, removed []string, c
 	}
 	sort.Strings(names)
 	return names, nil
+}
+
+// changedFiles lists, sorted, the paths whose bytes differ between two
+// outputs, or that only one has.
+func changedFiles(a, b map[string][]byte) []string {
+	var out []string
+	for name, x := range a {
+		if y, ok := b[name]; !ok || string(x) != string(y) {
+			out = append(out, name)
+		}
+	}
+	for name := range b {
+		if _, ok := a[name]; !ok {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func sameRedirects(a, b []route.Redirect) bool {

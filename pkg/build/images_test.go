@@ -181,8 +181,8 @@ func TestDevPhotoEdit(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", st.name, err)
 		}
-		if res.Full {
-			t.Errorf("%s: rebuilt everything", st.name)
+		if res.Full || res.StyleOnly {
+			t.Errorf("%s: rebuilt everything (%v) or took the photo for a stylesheet (%v)", st.name, res.Full, res.StyleOnly)
 		}
 		if !reflect.DeepEqual(nonNil(res.Rendered), st.rendered) {
 			t.Errorf("%s: rendered %v, want %v", st.name, res.Rendered, st.rendered)

@@ -2,14 +2,19 @@ package devserver
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"image"
+	"image/color"
+	"image/jpeg"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -93,12 +98,22 @@ func listen(t *testing.T, ctx context.Context, base string) <-chan sse {
 // started serves a copy of the fixture site and watches it.
 func started(t *testing.T) (dir, base string, s *Server, events <-chan sse) {
 	t.Helper()
+	return startedWith(t, nil)
+}
+
+// startedWith is started with prepare run on the copy before the first
+// build (nil: none).
+func startedWith(t *testing.T, prepare func(dir string)) (dir, base string, s *Server, events <-chan sse) {
+	t.Helper()
 	dir = t.TempDir()
 	copyTree(t, fixture, dir)
+	if prepare != nil {
+		prepare(dir)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	// A long quiet window: every change of one test step lands in one
 	// burst however loaded the machine is (the test never sleeps).
-	s, err := New(ctx, Options{Build: build.Options{Source: dir, Date: "2026-01-01", Minify: true}, Quiet: 300 * time.Millisecond})
+	s, err := New(ctx, Options{Build: build.Options{Source: dir, Date: "2026-01-01", Minify: true, ImageCache: t.TempDir()}, Quiet: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,6 +265,75 @@ func TestServeRebuilds(t *testing.T) {
 		if strings.Contains(p, "index.html") || strings.Contains(p, "page-data") {
 			t.Errorf("the dev server wrote %s into the source", p)
 		}
+	}
+}
+
+// TestServePhotoEdit: saving an edited photo re-renders only the pages
+// that show it (a Markdown image in the contact page and its German
+// fallback), which then name new variants; the old ones are gone.
+func TestServePhotoEdit(t *testing.T) {
+	photo := func(w, h int) string {
+		m := image.NewRGBA(image.Rect(0, 0, w, h))
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				m.Set(x, y, color.RGBA{uint8(x), uint8(y), 90, 255})
+			}
+		}
+		var b bytes.Buffer
+		if err := jpeg.Encode(&b, m, nil); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	dir, base, _, events := startedWith(t, func(dir string) {
+		write(t, dir, "assets/images/photos/field.jpg", photo(200, 150))
+		replace(t, dir, "content/pl/kontakt.md", "Pisz na", "![Pole](/photos/field.jpg)\n\nPisz na")
+	})
+	variant := regexp.MustCompile(`/_assets/img/field-[0-9a-f]+-200\.jpg`)
+	_, body, _ := get(t, base+"/pl/o-nas/kontakt/")
+	old := variant.FindString(body)
+	if old == "" {
+		t.Fatalf("the contact page shows no variant of field.jpg:\n%s", body)
+	}
+	next := func(step string) sse {
+		t.Helper()
+		select { // a bound for a missing event, not a timing check
+		case ev := <-events:
+			return ev
+		case <-time.After(2 * time.Minute):
+			t.Fatalf("%s: no event", step)
+			return sse{}
+		}
+	}
+	write(t, dir, "assets/images/photos/field.jpg", photo(200, 100))
+	ev := next("photo edit")
+	if ev.Name != "reload" {
+		t.Fatalf("photo edit: event %q %v, want reload", ev.Name, ev.Data)
+	}
+	if got, want := strs(ev.Data["pages"]), []string{"/de/o-nas/kontakt/", "/pl/o-nas/kontakt/"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("photo edit rendered %v, want %v", got, want)
+	}
+	_, body, _ = get(t, base+"/pl/o-nas/kontakt/")
+	now := variant.FindString(body)
+	if now == "" || now == old || !strings.Contains(body, `width="200" height="100"`) {
+		t.Errorf("after the edit the page shows %q (before %q), want a new 200x100 variant", now, old)
+	}
+	if code, _, _ := get(t, base+now); code != 200 {
+		t.Errorf("new variant %s: %d", now, code)
+	}
+	if code, _, _ := get(t, base+old); code != 404 {
+		t.Errorf("old variant %s: %d, want 404", old, code)
+	}
+
+	// A new photo and the page showing it: everything is read again, and
+	// open tabs reload.
+	write(t, dir, "assets/images/photos/lake.jpg", photo(120, 80))
+	replace(t, dir, "content/pl/kontakt.md", "Pisz na", "![Jezioro](/photos/lake.jpg)\n\nPisz na")
+	if ev := next("new photo"); ev.Name != "reload" || len(strs(ev.Data["changed"])) == 0 {
+		t.Fatalf("new photo: event %q %v, want reload with the changed files", ev.Name, ev.Data)
+	}
+	if _, body, _ := get(t, base+"/pl/o-nas/kontakt/"); !regexp.MustCompile(`/_assets/img/lake-[0-9a-f]+-120\.jpg`).MatchString(body) {
+		t.Errorf("the contact page does not show the new photo:\n%s", body)
 	}
 }
 
