@@ -104,6 +104,9 @@ type aboveFold struct {
 	Bytes   int      `json:"bytes"`
 	Images  []string `json:"images"`  // the URLs counted
 	Missing []string `json:"missing"` // shown but with no resource timing entry
+	// Scripts are the paths of the JavaScript files fetched by then, to
+	// check the static count against.
+	Scripts []string `json:"scripts"`
 }
 
 // aboveFoldScript waits until every image whose box meets the first
@@ -117,6 +120,14 @@ const aboveFoldScript = `(async () => {
   const visible = () => [...document.images].filter((i) => inView(i.getBoundingClientRect()));
   const until = Date.now() + 15000;
   while (Date.now() < until && visible().some((i) => !i.complete)) await new Promise((r) => setTimeout(r, 50));
+  // Then a quiet moment: islands hydrated on load or on visibility fetch
+  // their code now (reported next to the table, not counted).
+  for (let n = -1, quiet = until + 5000; Date.now() < quiet;) {
+    const m = performance.getEntriesByType('resource').length;
+    if (m === n) break;
+    n = m;
+    await new Promise((r) => setTimeout(r, 500));
+  }
   const urls = new Set();
   for (const i of visible()) if (i.currentSrc) urls.add(i.currentSrc);
   for (const el of document.querySelectorAll('*')) {
@@ -125,7 +136,11 @@ const aboveFoldScript = `(async () => {
     for (const m of bg.matchAll(/url\(\s*["']?([^"')]+)["']?\s*\)/g)) urls.add(new URL(m[1], location.href).href);
   }
   const entries = performance.getEntriesByType('resource');
-  const out = { bytes: 0, images: [], missing: [] };
+  const out = { bytes: 0, images: [], missing: [], scripts: [] };
+  for (const e of entries) {
+    const u = new URL(e.name);
+    if (u.origin === location.origin && /\.m?js$/.test(u.pathname)) out.scripts.push(u.pathname);
+  }
   for (const u of urls) {
     if (u.startsWith('data:')) continue;
     const e = entries.find((e) => e.name === u);

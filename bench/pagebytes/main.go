@@ -29,6 +29,8 @@ import (
 	"log"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -189,6 +191,7 @@ func run(ctx context.Context, o options, stdout, logw io.Writer) error {
 	}
 	defer stop()
 	results := make([][]row, len(sides))
+	extra := map[lateKey]int{} // scripts fetched that the pages do not name
 	for i, s := range sides {
 		base, closeSrv, err := serve(s.out)
 		if err != nil {
@@ -218,6 +221,11 @@ func run(ctx context.Context, o options, stdout, logw io.Writer) error {
 					return fmt.Errorf("%s: %v", s.name, err)
 				}
 				r.fold[j] = f.Bytes
+				for _, js := range f.Scripts {
+					if !slices.Contains(sb.files, js) {
+						extra[lateKey{s.name, v.String(), js}]++
+					}
+				}
 				if o.verbose {
 					fmt.Fprintf(logw, "%s %s at %s: %s\n", s.name, p.url, v, strings.Join(f.Images, ", "))
 				}
@@ -227,8 +235,28 @@ func run(ctx context.Context, o options, stdout, logw io.Writer) error {
 		closeSrv()
 	}
 	report(stdout, o, sides, results)
+	if len(extra) > 0 {
+		keys := make([]lateKey, 0, len(extra))
+		for k := range extra {
+			keys = append(keys, k)
+		}
+		slices.SortFunc(keys, func(a, b lateKey) int { return strings.Compare(a.side+a.viewport+a.script, b.side+b.viewport+b.script) })
+		fmt.Fprintf(stdout, "\nScripts the browser also fetched, by then, that the HTML does not name (islands hydrated on load or on visibility; not in the JS column):\n\n")
+		for _, k := range keys {
+			sz := ""
+			for _, s := range sides {
+				if b, err := os.ReadFile(filepath.Join(s.out, filepath.FromSlash(k.script))); s.name == k.side && err == nil {
+					sz = fmt.Sprintf(" (%d bytes, %d gzip)", len(b), gzipLen(b, o.gzipLevel))
+				}
+			}
+			fmt.Fprintf(stdout, "- %s at %s: %s%s on %d of %d pages\n", k.side, k.viewport, k.script, sz, extra[k], len(pages))
+		}
+	}
 	return nil
 }
+
+// lateKey names a script fetched by pages of one build at one viewport.
+type lateKey struct{ side, viewport, script string }
 
 func report(w io.Writer, o options, sides []*side, results [][]row) {
 	totals := make([]row, len(sides))
