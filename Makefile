@@ -8,7 +8,7 @@ GO ?= go
 # depend on the machine.
 export GOFLAGS := $(strip $(GOFLAGS) -tags=nodynamic)
 
-.PHONY: setup build serve test vet fuzz bench bench-devloop bench-islands bench-forms pagebytes clean
+.PHONY: setup build serve test vet fuzz bench bench-devloop bench-islands bench-forms pagebytes lighthouse clean
 
 # npm packages (islands, icons, fonts), installed from the pinned lock file.
 # A node_modules that is a link (a git worktree sharing another checkout's
@@ -103,6 +103,13 @@ bench-forms:
 # and PAGEBYTES_AFTER (default: the working tree). See bench/pagebytes.
 pagebytes: setup
 	PAGEBYTES_BEFORE="$(PAGEBYTES_BEFORE)" PAGEBYTES_AFTER="$(PAGEBYTES_AFTER)" $(GO) run ./bench/pagebytes
+
+# Lighthouse's mobile preset over one page per page type and language, the
+# site built into a temporary folder and served by nginx as a CDN would
+# (bench/lighthouse/run.sh; installs its pinned lighthouse with npm ci).
+# LH_RUNS=3 for the median of three runs per page.
+lighthouse:
+	bench/lighthouse/run.sh
 
 clean:
 	rm -rf bin public
