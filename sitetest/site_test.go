@@ -348,7 +348,7 @@ func TestEveryPage(t *testing.T) {
 		if p.head["empty:keywords"] {
 			t.Errorf("%s: an empty meta keywords (emit it only when there are keywords)", name)
 		}
-		for _, k := range []string{"og:title", "og:description", "og:url", "og:image", "og:locale", "twitter:card", "rel:icon", "rel:manifest", "rel:stylesheet"} {
+		for _, k := range []string{"og:title", "og:description", "og:url", "og:image", "og:locale", "twitter:card", "rel:icon", "rel:manifest"} { // the stylesheet is inline: TestStylesInlineAndHashed
 			if !p.head[k] {
 				t.Errorf("%s: no %s in the head", name, k)
 			}

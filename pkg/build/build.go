@@ -164,6 +164,7 @@ type Site struct {
 	root          string
 	beforeRender  func(*route.Entry)
 	skip          map[string]bool // source files with errors: their pages are not rendered
+	styleHashes   []string        // CSP hashes of the <style>s the written pages carry
 }
 
 // Close releases the island engines and saves what the cache learned.
@@ -311,6 +312,7 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 		Assets: bundled.URLs, BuildHash: hash, BuildDate: date,
 		IconDir: cfg.Icons.Dir, StaticDir: StaticDir, Scripts: scripts,
 	}
+	ropts.InlineStyles = inlineStyles(bundled)
 	imgs, imageFiles, err := newImages(fsys, root, opts.ImageCache)
 	errs.AddErr(diag.Pos{File: ImageDir}, err)
 	ropts.Images = imgs
@@ -551,6 +553,7 @@ type pageDone struct {
 	err       error
 	formErr   error     // its form does not match the handler's schema
 	sliceErrs diag.List // the locale's header and footer slices (home pages)
+	styles    []string  // CSP hashes of the page's <style>s, as written
 }
 
 // writers is how many goroutines render and write pages: more than the
@@ -667,6 +670,7 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 				if r.err == nil && ctx.Err() == nil {
 					files := s.entryFiles(r.entry)
 					writeFile(files[0], r.html)
+					d.styles = styleHashes(r.html)
 					writeFile(files[1], r.data)
 					for _, f := range files[2:] {
 						writeFile(f, r.html)
@@ -720,6 +724,9 @@ feed:
 	// first page (in the fixed entry order) and how many more.
 	pageErrs := map[diag.Diagnostic][]string{}
 	var pageErrOrder []diag.Diagnostic
+	for _, d := range done {
+		s.styleHashes = append(s.styleHashes, d.styles...)
+	}
 	for i, d := range done {
 		e := entries[i]
 		if d.err != nil {
@@ -789,7 +796,7 @@ feed:
 		return nil, err
 	}
 	rep.RedirectTable = output.RedirectTable(s.Plan.Redirects)
-	rep.HeaderRules = output.HeaderRules(sitePolicy(s.Config))
+	rep.HeaderRules = output.HeaderRules(s.policy())
 	sw, err := s.worker()
 	if err != nil {
 		return nil, err
@@ -863,7 +870,7 @@ func (s *Site) writeHostingRules(writeFile func(string, []byte), notFound []outp
 	redirects, err := output.Redirects(s.Plan.Redirects, notFound)
 	if err == nil {
 		var nginx []byte
-		rules := output.HeaderRules(sitePolicy(s.Config))
+		rules := output.HeaderRules(s.policy())
 		if nginx, err = output.Nginx(Version, rules, s.Plan.Redirects, notFound); err == nil {
 			writeFile(sitepath.Redirects, redirects)
 			writeFile(sitepath.Headers, output.Headers(rules))

@@ -129,6 +129,16 @@ func (r *Renderer) funcs(lang string, st *execState) template.FuncMap {
 			}
 			return "", fmt.Errorf("unknown asset %q", name)
 		},
+		"stylesheet": func(name string) (template.HTML, error) {
+			st.deps.add(DepAsset(name))
+			if css, ok := r.opts.InlineStyles[name]; ok {
+				return template.HTML("<style>" + css + "</style>"), nil
+			}
+			if u, ok := r.opts.Assets[name]; ok {
+				return template.HTML(`<link rel="stylesheet" href="` + template.HTMLEscapeString(u) + `">`), nil
+			}
+			return "", fmt.Errorf("unknown stylesheet %q", name)
+		},
 		"icon": r.icon,
 		"image": func(v any, alt string, class ...string) (template.HTML, error) {
 			return r.image(st.deps, v, alt, class...)
