@@ -135,6 +135,7 @@ func TestBrowser(t *testing.T) {
 		{"NoIslandCode", s.testNoIslandCode},
 		{"Form", s.testForm},
 		{"Images", s.testImages},
+		{"IslandGeometry", s.testIslandGeometry},
 	})
 	t.Logf("browser suite took %v", time.Since(start).Round(time.Millisecond))
 }

@@ -24,12 +24,12 @@ var imagePages = []string{
 	"/pl/produkty/hirebot/",                       // product
 	"/pl/technologie/inteligentna-automatyzacja/", // technology
 	"/pl/o-nas/kontakt/",                          // contact
-	// investors: /pl/dla-inwestorow/raporty/ is left out for now: at 390 px
-	// the ReportTabs island shifts the layout by 0.053 when it hydrates (its
-	// server-rendered link list and all panels become a tab row and one
-	// panel); that is the islands' to fix, not the images'.
-	"/pl/dla-inwestorow/akcje/", // investors
-	"/pl/podziekowanie/",        // message
+	"/pl/dla-inwestorow/akcje/",                   // investors
+	// investors with the ReportTabs island: before it hydrates, a browser
+	// that runs scripts lays it out as the tabs will be (islands.css), so
+	// hydrating shifts nothing.
+	"/pl/dla-inwestorow/raporty/",
+	"/pl/podziekowanie/", // message
 }
 
 // imageCheckJS scrolls through the page (so lazy images load), waits for

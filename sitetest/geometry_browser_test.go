@@ -1,0 +1,95 @@
+package sitetest
+
+import (
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// geometryCases are islands whose server render a browser with scripts
+// lays out before the island's code arrives: the box must already be the
+// one the hydrated island has, or hydrating shifts the page (ReportTabs
+// once shifted /pl/dla-inwestorow/raporty/ by 0.053 at 390 px: its server
+// render showed every panel, the hydrated tabs one).
+// ready is true once the hydrated island has finished enhancing.
+var geometryCases = []struct{ island, path, ready string }{
+	{"ReportTabs", "/pl/dla-inwestorow/raporty/", reportTabsReady},
+	{"ReportTabs", "/en/for-investors/raports/", reportTabsReady},
+	{"ReportTabs", "/pl/dla-inwestorow/raporty/#raporty-biezace", reportTabsReady}, // the #hash names the second tab
+}
+
+// reportTabsReady: the tabs are rendered and the panels wired (the effect
+// that hides the inactive ones has run).
+const reportTabsReady = `document.querySelector('sg-island[data-island="ReportTabs"][data-hydrated] .report-tabs--enhanced [role=tabpanel]')`
+
+// islandBoxJS measures the island's box in the document, the document's
+// height, and whether the island has hydrated and enhanced.
+const islandBoxJS = `(() => {
+  const i = document.querySelector('sg-island[data-island=%q]');
+  if (!i) return null;
+  const r = i.getBoundingClientRect();
+  return { top: r.top + scrollY, height: r.height, width: r.width, doc: document.documentElement.scrollHeight,
+    hydrated: i.hasAttribute('data-hydrated'), enhanced: !!i.querySelector('[class*="--enhanced"]') };
+})()`
+
+type islandBox struct {
+	Top, Height, Width, Doc float64
+	Hydrated, Enhanced      bool
+}
+
+// testIslandGeometry: at 390 and 1280 px, each island's box and the
+// document's height are the same before the island's code loads (its code
+// blocked) and once it has hydrated and enhanced: hydration moves nothing.
+func (s *browserSuite) testIslandGeometry(t *testing.T) {
+	for _, w := range []int64{mobileWidth, desktopWidth} {
+		for _, c := range geometryCases {
+			t.Run(fmt.Sprintf("%d/%s%s", w, c.island, c.path), func(t *testing.T) {
+				measure := func(blockIsland bool) islandBox {
+					tb := s.newTab(t, tabOptions{width: w, consent: "accept"})
+					defer tb.release()
+					// Web fonts are blocked in both states: the fallback
+					// fonts lay the page out once, whenever the fonts arrive.
+					patterns := []*network.BlockPattern{{URLPattern: "*://*:*/*.woff2", Block: true}}
+					if blockIsland {
+						patterns = append(patterns, &network.BlockPattern{URLPattern: "*://*:*/_assets/islands/" + c.island + "-*.js", Block: true})
+					}
+					block := func(p []*network.BlockPattern) {
+						if err := chromedp.Do(tb.ctx, cdpDo(network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: p})); err != nil {
+							t.Fatalf("blocking URLs: %v", err)
+						}
+					}
+					block(patterns)
+					defer block(nil)
+					tb.navigate(c.path, 200)
+					if !blockIsland {
+						tb.waitJS(c.ready, 5*time.Second, "%s to hydrate and enhance", c.island)
+					}
+					box := jsEval[*islandBox](tb, fmt.Sprintf(islandBoxJS, c.island))
+					if box == nil {
+						t.Fatalf("%s has no %s island", c.path, c.island)
+					}
+					return *box
+				}
+				before, after := measure(true), measure(false)
+				if before.Hydrated || before.Enhanced {
+					t.Fatalf("precondition: with its code blocked, %s hydrated anyway", c.island)
+				}
+				for _, d := range []struct {
+					name       string
+					got, hydra float64
+				}{
+					{"top", before.Top, after.Top}, {"height", before.Height, after.Height},
+					{"width", before.Width, after.Width}, {"document height", before.Doc, after.Doc},
+				} {
+					if math.Abs(d.got-d.hydra) > 1 {
+						t.Errorf("%s of %s before hydration %.1f px, hydrated %.1f px: hydrating shifts the page", d.name, c.island, d.got, d.hydra)
+					}
+				}
+			})
+		}
+	}
+}
