@@ -134,3 +134,39 @@ func TestStylesInlineAndHashed(t *testing.T) {
 		t.Errorf("%d different inline stylesheets (e.g. on %v): the site ships one", len(sheets), names)
 	}
 }
+
+// TestTopbarScriptWhileVisitorsCanBeInWindow: the top bar's
+// parser-blocking script (the visitor's date decides before the first
+// paint) ships while a visitor's date can fall inside the announcement's
+// window (its end, 2026-09-21, at most two days before the build's date),
+// and not after: then it only delays every page's first paint.
+func TestTopbarScriptWhileVisitorsCanBeInWindow(t *testing.T) {
+	for _, c := range []struct {
+		date string
+		want bool
+	}{
+		{"2026-08-15", true}, // inside the window
+		{"2026-09-23", true}, // a visitor far west may still be on the 21st
+		{"2026-09-24", false},
+		{"2031-01-01", false},
+	} {
+		t.Run(c.date, func(t *testing.T) {
+			out := siteOn(t, c.date)
+			for _, p := range []string{"pl/index.html", "en/o-nas/kontakt/index.html", "en/about-us/contact/index.html"} {
+				b, err := os.ReadFile(filepath.Join(out, p))
+				if os.IsNotExist(err) {
+					continue
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.Contains(string(b), `class="topbar"`) {
+					t.Fatalf("%s: no top bar", p)
+				}
+				if got := regexp.MustCompile(`<script src="/_assets/topbar-now-`).Match(b); got != c.want {
+					t.Errorf("%s built on %s: top bar script %v, want %v", p, c.date, got, c.want)
+				}
+			}
+		})
+	}
+}

@@ -193,6 +193,7 @@ func (r *Renderer) funcs(lang string, st *execState) template.FuncMap {
 		"slugify":    markdown.Slugify,
 		"str":        func(v any) string { return fmt.Sprint(v) },
 		"dateStatus": r.dateStatus,
+		"daysSince":  r.daysSince,
 		"fileSize":   func(v any) (string, error) { return r.fileSize(v, lang) },
 		"fileExt": func(v any) string {
 			return strings.TrimPrefix(strings.ToLower(path.Ext(fmt.Sprint(v))), ".")
@@ -592,6 +593,20 @@ func (r *Renderer) dateStatus(date string) (string, error) {
 		return "today", nil
 	}
 	return "upcoming", nil
+}
+
+// daysSince returns how many days the build's date lies after date
+// (negative when date is later).
+func (r *Renderer) daysSince(date string) (int, error) {
+	d, err := time.Parse(time.DateOnly, date)
+	if err != nil || !dateRE.MatchString(date) {
+		return 0, fmt.Errorf("daysSince: %q is not a date (YYYY-MM-DD)", date)
+	}
+	b, err := time.Parse(time.DateOnly, r.opts.BuildDate)
+	if err != nil {
+		return 0, errors.New("daysSince: the build has no date")
+	}
+	return int(b.Sub(d).Hours() / 24), nil
 }
 
 // fileSize returns the size of a static file (a site path such as
