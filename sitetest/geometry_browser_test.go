@@ -20,6 +20,8 @@ var geometryCases = []struct{ island, path, ready string }{
 	{"ReportTabs", "/pl/dla-inwestorow/raporty/", reportTabsReady},
 	{"ReportTabs", "/en/for-investors/raports/", reportTabsReady},
 	{"ReportTabs", "/pl/dla-inwestorow/raporty/#raporty-biezace", reportTabsReady}, // the #hash names the second tab
+	{"DemoForm", "/pl/o-nas/kontakt/", `document.querySelector('sg-island[data-island="DemoForm"][data-hydrated] form[novalidate]')`},
+	{"RotatingText", "/pl/o-nas/kontakt/", `document.querySelector('sg-island[data-island="RotatingText"][data-hydrated]')`},
 }
 
 // reportTabsReady: the tabs are rendered and the panels wired (the effect
@@ -65,6 +67,8 @@ func (s *browserSuite) testIslandGeometry(t *testing.T) {
 					block(patterns)
 					defer block(nil)
 					tb.navigate(c.path, 200)
+					// Islands that hydrate when visible: bring it into view.
+					jsEval[bool](tb, fmt.Sprintf(`(() => { const i = document.querySelector('sg-island[data-island=%q]'); if (i) i.scrollIntoView({block: 'center'}); return true; })()`, c.island))
 					if !blockIsland {
 						tb.waitJS(c.ready, 5*time.Second, "%s to hydrate and enhance", c.island)
 					}
