@@ -1,0 +1,415 @@
+package htmlmin
+
+import (
+	"bytes"
+	"text/template/parse"
+)
+
+// Compaction is the cheap half of minification: it only removes and
+// collapses white space, with the rules of the full minifier, on text whose
+// structure it can follow without a full parse:
+//   - in text, a run of white space next to the start or end tag of a block
+//     element (p, div, li, section, ...; see blockTags) goes, any other run
+//     with a line break or tab becomes one space (spaces alone between
+//     words are left as they are);
+//   - inside a tag, a run between attributes becomes one space, and goes
+//     before ">";
+//   - attribute values (quoted), comments, and the contents of <pre>,
+//     <textarea>, <script> and <style> are copied unchanged.
+//
+// The build runs it where it costs nothing per page: once on the templates'
+// text (CompactTemplates) and on each icon, and on each Markdown body before
+// the body cache keeps it.
+
+type mode uint8
+
+const (
+	inText    mode = iota
+	inTag          // between "<name" and ">", outside quotes
+	inQuote        // in a quoted attribute value
+	inRaw          // in the contents of pre, textarea, script or style
+	inComment      // in <!-- ... -->
+)
+
+type before uint8
+
+const (
+	afterEdge   before = iota // the start, or an action's output: unknown
+	afterInline               // text or an inline tag
+	afterBlock                // the start or end tag of a block element
+)
+
+// scanner is the state of a compaction; it carries over from one template
+// text to the next.
+type scanner struct {
+	mode  mode
+	quote byte
+	tag   []byte // the tag being read: its lower-case name, "/name" for an end tag
+	raw   []byte // inRaw: the element whose end tag ends it
+	prev  before
+}
+
+// Compact compacts a complete HTML fragment or document (see above).
+func Compact(src []byte) []byte {
+	var s scanner
+	return s.run(make([]byte, 0, len(src)), src)
+}
+
+// CompactString is Compact for a string.
+func CompactString(src string) string {
+	return string(Compact([]byte(src)))
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' }
+
+func isNameByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == ':' || c == '_'
+}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// rawTags have contents that are copied unchanged.
+var rawTags = map[string]bool{"pre": true, "textarea": true, "script": true, "style": true}
+
+// blockTags are the elements around whose tags white space is dropped:
+// those of tdewolff/minify's HTML minifier, and the document's own tags
+// and those of <head>, where white space is never shown.
+var blockTags = map[string]bool{
+	"address": true, "article": true, "aside": true, "blockquote": true, "br": true, "caption": true, "col": true,
+	"colgroup": true, "dd": true, "details": true, "div": true, "dl": true, "dt": true, "fieldset": true,
+	"figcaption": true, "figure": true, "footer": true, "form": true, "h1": true, "h2": true, "h3": true, "h4": true,
+	"h5": true, "h6": true, "head": true, "header": true, "hgroup": true, "hr": true, "html": true, "legend": true,
+	"li": true, "main": true, "menu": true, "nav": true, "noscript": true, "ol": true, "option": true, "p": true,
+	"pre": true, "section": true, "style": true, "summary": true, "table": true, "tbody": true, "td": true,
+	"tfoot": true, "th": true, "thead": true, "title": true, "tr": true, "ul": true,
+	"body": true, "meta": true, "link": true, "base": true, "!doctype": true,
+}
+
+// isBlock reports whether tag ("name" or "/name") is a block element's.
+func isBlock(tag []byte) bool {
+	tag = bytes.TrimPrefix(tag, []byte("/"))
+	return blockTags[string(tag)]
+}
+
+// tagAt reads the tag name at b[0] == '<': its lower-case name ("/name" for
+// an end tag, "!doctype" for a declaration) and length, or ok false when
+// b does not start a tag.
+func tagAt(b []byte) (name []byte, n int, ok bool) {
+	i := 1
+	if i < len(b) && (b[i] == '/' || b[i] == '!') {
+		i++
+	}
+	if i >= len(b) || !isLetter(b[i]) {
+		return nil, 0, false
+	}
+	for i < len(b) && isNameByte(b[i]) {
+		i++
+	}
+	name = bytes.ToLower(b[1:i])
+	return name, i, true
+}
+
+// run compacts src, which continues the text the scanner has seen, and
+// appends it to dst.
+func (s *scanner) run(dst, src []byte) []byte {
+	i := 0
+	for i < len(src) {
+		switch s.mode {
+		case inRaw:
+			j := indexEndTag(src[i:], s.raw)
+			if j < 0 {
+				return append(dst, src[i:]...)
+			}
+			dst = append(dst, src[i:i+j]...)
+			i += j
+			s.mode, s.raw = inText, nil
+		case inComment:
+			j := bytes.Index(src[i:], []byte("-->"))
+			if j < 0 {
+				return append(dst, src[i:]...)
+			}
+			dst = append(dst, src[i:i+j+3]...)
+			i += j + 3
+			s.mode = inText
+		case inQuote:
+			j := bytes.IndexByte(src[i:], s.quote)
+			if j < 0 {
+				return append(dst, src[i:]...)
+			}
+			dst = append(dst, src[i:i+j+1]...)
+			i += j + 1
+			s.mode, s.quote = inTag, 0
+		case inTag:
+			j := bytes.IndexAny(src[i:], "\"'> \n\t\r\f")
+			if j < 0 {
+				return append(dst, src[i:]...)
+			}
+			dst = append(dst, src[i:i+j]...)
+			i += j
+			switch c := src[i]; c {
+			case '"', '\'':
+				dst = append(dst, c)
+				i++
+				s.mode, s.quote = inQuote, c
+			case '>':
+				dst = append(dst, c)
+				i++
+				s.closeTag()
+			default:
+				k := i
+				for k < len(src) && isSpace(src[k]) {
+					k++
+				}
+				if k == len(src) || src[k] != '>' {
+					dst = append(dst, ' ')
+				}
+				i = k
+			}
+		case inText:
+			// Copy up to the next tag or white space other than spaces;
+			// a run of spaces alone within text is left as it is.
+			j := bytes.IndexAny(src[i:], "<\n\t\r\f")
+			if j < 0 {
+				dst = append(dst, src[i:]...)
+				if !isSpace(src[len(src)-1]) {
+					s.prev = afterInline
+				}
+				return dst
+			}
+			start := i + j // the run of white space: [start, end)
+			for start > i && src[start-1] == ' ' {
+				start--
+			}
+			end := i + j
+			for end < len(src) && isSpace(src[end]) {
+				end++
+			}
+			dst = append(dst, src[i:start]...)
+			if start > i {
+				s.prev = afterInline
+			}
+			i = end
+			if start == end { // a tag, with no white space before it
+				i = s.openTag(&dst, src, i)
+				continue
+			}
+			next := afterEdge // what follows the run
+			if end < len(src) {
+				next = afterInline
+				if name, _, ok := tagAt(src[end:]); ok && isBlock(name) {
+					next = afterBlock
+				}
+			}
+			if s.prev != afterBlock && next != afterBlock {
+				dst = append(dst, ' ')
+			}
+		}
+	}
+	return dst
+}
+
+// openTag handles the '<' at src[i] in text and returns where to go on.
+func (s *scanner) openTag(dst *[]byte, src []byte, i int) int {
+	if bytes.HasPrefix(src[i:], []byte("<!--")) {
+		*dst = append(*dst, "<!--"...)
+		s.mode = inComment
+		return i + 4
+	}
+	name, n, ok := tagAt(src[i:])
+	if !ok { // a '<' that starts no tag is text
+		*dst = append(*dst, '<')
+		s.prev = afterInline
+		return i + 1
+	}
+	*dst = append(*dst, src[i:i+n]...)
+	s.mode, s.tag = inTag, name
+	return i + n
+}
+
+// closeTag is called at the '>' that ends a tag.
+func (s *scanner) closeTag() {
+	s.mode = inText
+	s.prev = afterInline
+	if isBlock(s.tag) {
+		s.prev = afterBlock
+	}
+	if len(s.tag) > 0 && s.tag[0] != '/' && rawTags[string(s.tag)] {
+		s.mode, s.raw = inRaw, s.tag
+	}
+	s.tag = nil
+}
+
+// indexEndTag returns the index in b of the end tag of name ("</name"
+// followed by white space, '/' or '>'), case-insensitively, or -1.
+func indexEndTag(b, name []byte) int {
+	off := 0
+	for {
+		j := bytes.Index(b[off:], []byte("</"))
+		if j < 0 {
+			return -1
+		}
+		at := off + j
+		end := at + 2 + len(name)
+		if end <= len(b) && bytes.EqualFold(b[at+2:end], name) && (end == len(b) || !isNameByte(b[end])) {
+			return at
+		}
+		off = at + 2
+	}
+}
+
+// CompactTemplates compacts the text of parsed templates in place, keeping
+// each node's position (so errors still name the template's own lines).
+// A template's text is compacted only when its structure can be followed
+// through its actions: every branch of an if, range or with must end in
+// the same state it started in (inside a tag, an attribute value, raw
+// text...), and a template is left as it is if another calls it anywhere
+// but in text. Trees seen before are skipped.
+func CompactTemplates(trees []*parse.Tree) {
+	// First pass: which templates are called from inside a tag, an
+	// attribute value or raw text, and which cannot be followed.
+	skip := map[string]bool{}
+	ok := map[*parse.Tree]bool{}
+	for _, t := range trees {
+		if t == nil || t.Root == nil {
+			continue
+		}
+		var w walker
+		w.calls = func(name string, s scanner) {
+			if s.mode != inText {
+				skip[name] = true
+			}
+		}
+		if _, good := w.list(t.Root, scanner{}, false); good {
+			ok[t] = true
+		} else { // where it calls others is not known: leave them all
+			calledBy(t.Root, skip)
+		}
+	}
+	done := map[*parse.Tree]bool{}
+	for _, t := range trees {
+		if !ok[t] || skip[t.Name] || done[t] {
+			continue
+		}
+		done[t] = true
+		var w walker
+		w.list(t.Root, scanner{}, true)
+	}
+}
+
+// walker follows the scanner through a template's nodes.
+type walker struct {
+	calls func(name string, s scanner) // a template call, with the state there
+}
+
+// list runs s through the nodes of l (rewriting text when apply) and returns
+// the state after them, or false when it cannot follow them.
+func (w *walker) list(l *parse.ListNode, s scanner, apply bool) (scanner, bool) {
+	if l == nil {
+		return s, true
+	}
+	for _, n := range l.Nodes {
+		switch n := n.(type) {
+		case *parse.TextNode:
+			out := s.run(make([]byte, 0, len(n.Text)), n.Text)
+			if apply {
+				n.Text = out
+			}
+		case *parse.ActionNode:
+			if name := partialName(n); name != "" && w.calls != nil {
+				w.calls(name, s)
+			}
+			s.prev = afterEdge
+		case *parse.TemplateNode:
+			if w.calls != nil {
+				w.calls(n.Name, s)
+			}
+			s.prev = afterEdge
+		case *parse.CommentNode, *parse.BreakNode, *parse.ContinueNode:
+		case *parse.IfNode:
+			var ok bool
+			if s, ok = w.branch(&n.BranchNode, s, apply); !ok {
+				return s, false
+			}
+		case *parse.WithNode:
+			var ok bool
+			if s, ok = w.branch(&n.BranchNode, s, apply); !ok {
+				return s, false
+			}
+		case *parse.RangeNode:
+			var ok bool
+			if s, ok = w.branch(&n.BranchNode, s, apply); !ok {
+				return s, false
+			}
+		default:
+			return s, false
+		}
+	}
+	return s, true
+}
+
+// branch follows both lists of an if, with or range; both must end in the
+// state they started in (so a range's body can run again after itself).
+func (w *walker) branch(b *parse.BranchNode, s scanner, apply bool) (scanner, bool) {
+	a, ok := w.list(b.List, s, apply)
+	if !ok || !sameState(a, s) {
+		return s, false
+	}
+	e, ok := w.list(b.ElseList, s, apply)
+	if !ok || !sameState(e, s) {
+		return s, false
+	}
+	s.prev = afterEdge
+	return s, true
+}
+
+// sameState reports whether two states are in the same place of the HTML
+// structure (what came last in text may differ).
+func sameState(a, b scanner) bool {
+	return a.mode == b.mode && a.quote == b.quote && bytes.Equal(a.tag, b.tag) && bytes.Equal(a.raw, b.raw)
+}
+
+// partialName returns the template a {{ partial "name" ... }} action runs,
+// or "".
+func partialName(a *parse.ActionNode) string {
+	if a.Pipe == nil {
+		return ""
+	}
+	for _, c := range a.Pipe.Cmds {
+		if len(c.Args) >= 2 {
+			if id, ok := c.Args[0].(*parse.IdentifierNode); ok && id.Ident == "partial" {
+				if s, ok := c.Args[1].(*parse.StringNode); ok {
+					return s.Text
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// calledBy adds to names every template the nodes under n call.
+func calledBy(n parse.Node, names map[string]bool) {
+	switch n := n.(type) {
+	case *parse.ListNode:
+		if n == nil {
+			return
+		}
+		for _, c := range n.Nodes {
+			calledBy(c, names)
+		}
+	case *parse.TemplateNode:
+		names[n.Name] = true
+	case *parse.ActionNode:
+		if name := partialName(n); name != "" {
+			names[name] = true
+		}
+	case *parse.IfNode:
+		calledBy(n.List, names)
+		calledBy(n.ElseList, names)
+	case *parse.WithNode:
+		calledBy(n.List, names)
+		calledBy(n.ElseList, names)
+	case *parse.RangeNode:
+		calledBy(n.List, names)
+		calledBy(n.ElseList, names)
+	}
+}
