@@ -64,9 +64,10 @@ func New() *Minifier {
 	return &Minifier{m: m}
 }
 
-// HTML minifies an HTML document or fragment.
+// HTML minifies an HTML document or fragment; src is left as it is.
 func (m *Minifier) HTML(src []byte) ([]byte, error) {
-	out, err := m.m.Bytes("text/html", src)
+	// The minifier rewrites entities in its input in place: give it a copy.
+	out, err := m.m.Bytes("text/html", append([]byte(nil), src...))
 	if err != nil {
 		return nil, fmt.Errorf("minifying HTML: %w", err)
 	}
