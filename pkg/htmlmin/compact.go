@@ -9,7 +9,7 @@ import (
 // collapses white space, with the rules of the full minifier, on text whose
 // structure it can follow without a full parse:
 //   - in text, a run of white space next to the start or end tag of a block
-//     element (p, div, li, section, ...; see blockTags) goes, any other run
+//     element (p, div, li, section, ...; see tagKind) goes, any other run
 //     with a line break or tab becomes one space (spaces alone between
 //     words are left as they are);
 //   - inside a tag, a run between attributes becomes one space, and goes
@@ -40,14 +40,21 @@ const (
 )
 
 // scanner is the state of a compaction; it carries over from one template
-// text to the next.
+// text to the next. It holds no pointers (it is written on every tag).
 type scanner struct {
 	mode  mode
 	quote byte
-	tag   []byte // the tag being read: its lower-case name, "/name" for an end tag
-	raw   []byte // inRaw: the element whose end tag ends it
-	prev  before
+	// The tag being read: a block element's, an end tag, and the raw
+	// element it opens (an index in rawNames, 0 for none).
+	tagBlock, tagEnd bool
+	tagRaw           uint8
+	raw              uint8 // inRaw: the element whose end tag ends it (rawNames)
+	prev             before
 }
+
+// rawNames are the elements whose contents are copied unchanged; index 0
+// is none.
+var rawNames = [...][]byte{nil, []byte("pre"), []byte("textarea"), []byte("script"), []byte("style")}
 
 // Compact compacts a complete HTML fragment or document (see above).
 func Compact(src []byte) []byte {
@@ -62,38 +69,69 @@ func CompactString(src string) string {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' }
 
+// Byte classes for the scans: textStop ends a stretch of text to copy as
+// it is ('<' or white space other than a space), tagStop a stretch inside
+// a tag (a quote, '>' or white space).
+var textStop, tagStop [256]bool
+
+func init() {
+	for _, c := range []byte("<\n\t\r\f") {
+		textStop[c] = true
+	}
+	for _, c := range []byte("\"'> \n\t\r\f") {
+		tagStop[c] = true
+	}
+}
+
 func isNameByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == ':' || c == '_'
 }
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
-// rawTags have contents that are copied unchanged.
-var rawTags = map[string]bool{"pre": true, "textarea": true, "script": true, "style": true}
-
-// blockTags are the elements around whose tags white space is dropped:
-// those of tdewolff/minify's HTML minifier, and the document's own tags
-// and those of <head>, where white space is never shown.
-var blockTags = map[string]bool{
-	"address": true, "article": true, "aside": true, "blockquote": true, "br": true, "caption": true, "col": true,
-	"colgroup": true, "dd": true, "details": true, "div": true, "dl": true, "dt": true, "fieldset": true,
-	"figcaption": true, "figure": true, "footer": true, "form": true, "h1": true, "h2": true, "h3": true, "h4": true,
-	"h5": true, "h6": true, "head": true, "header": true, "hgroup": true, "hr": true, "html": true, "legend": true,
-	"li": true, "main": true, "menu": true, "nav": true, "noscript": true, "ol": true, "option": true, "p": true,
-	"pre": true, "section": true, "style": true, "summary": true, "table": true, "tbody": true, "td": true,
-	"tfoot": true, "th": true, "thead": true, "title": true, "tr": true, "ul": true,
-	"body": true, "meta": true, "link": true, "base": true, "!doctype": true,
+// tagKind says whether white space around the tags of the element name is
+// dropped (the block elements of tdewolff/minify's HTML minifier, and the
+// document's own tags and those of <head>, where white space is never
+// shown), and which raw element it is (rawNames; 0: none).
+func tagKind(name []byte) (block bool, raw uint8) {
+	var low [16]byte
+	for i, c := range name {
+		if 'A' <= c && c <= 'Z' {
+			if len(name) > len(low) {
+				return false, 0
+			}
+			n := copy(low[:], name)
+			for j := i; j < n; j++ {
+				if c := low[j]; 'A' <= c && c <= 'Z' {
+					low[j] = c + 'a' - 'A'
+				}
+			}
+			name = low[:n]
+			break
+		}
+	}
+	switch string(name) {
+	case "pre":
+		return true, 1
+	case "textarea":
+		return false, 2
+	case "script":
+		return false, 3
+	case "style":
+		return true, 4
+	case "address", "article", "aside", "blockquote", "br", "caption", "col", "colgroup", "dd", "details", "div",
+		"dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "head",
+		"header", "hgroup", "hr", "html", "legend", "li", "main", "menu", "nav", "noscript", "ol", "option", "p",
+		"section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "title", "tr", "ul",
+		"body", "meta", "link", "base", "!doctype":
+		return true, 0
+	}
+	return false, 0
 }
 
-// isBlock reports whether tag ("name" or "/name") is a block element's.
-func isBlock(tag []byte) bool {
-	tag = bytes.TrimPrefix(tag, []byte("/"))
-	return blockTags[string(tag)]
-}
-
-// tagAt reads the tag name at b[0] == '<': its lower-case name ("/name" for
-// an end tag, "!doctype" for a declaration) and length, or ok false when
-// b does not start a tag.
+// tagAt reads the tag at b[0] == '<': its name as written ("/name" for an
+// end tag, "!doctype" for a declaration) and length, or ok false when b
+// does not start a tag.
 func tagAt(b []byte) (name []byte, n int, ok bool) {
 	i := 1
 	if i < len(b) && (b[i] == '/' || b[i] == '!') {
@@ -105,8 +143,21 @@ func tagAt(b []byte) (name []byte, n int, ok bool) {
 	for i < len(b) && isNameByte(b[i]) {
 		i++
 	}
-	name = bytes.ToLower(b[1:i])
-	return name, i, true
+	return b[1:i], i, true
+}
+
+// blockTag reports whether the tag at b[0] == '<' is a block element's
+// start or end tag.
+func blockTag(b []byte) bool {
+	name, _, ok := tagAt(b)
+	if !ok {
+		return false
+	}
+	if name[0] == '/' {
+		name = name[1:]
+	}
+	block, _ := tagKind(name)
+	return block
 }
 
 // run compacts src, which continues the text the scanner has seen, and
@@ -116,13 +167,13 @@ func (s *scanner) run(dst, src []byte) []byte {
 	for i < len(src) {
 		switch s.mode {
 		case inRaw:
-			j := indexEndTag(src[i:], s.raw)
+			j := indexEndTag(src[i:], rawNames[s.raw])
 			if j < 0 {
 				return append(dst, src[i:]...)
 			}
 			dst = append(dst, src[i:i+j]...)
 			i += j
-			s.mode, s.raw = inText, nil
+			s.mode, s.raw = inText, 0
 		case inComment:
 			j := bytes.Index(src[i:], []byte("-->"))
 			if j < 0 {
@@ -140,12 +191,15 @@ func (s *scanner) run(dst, src []byte) []byte {
 			i += j + 1
 			s.mode, s.quote = inTag, 0
 		case inTag:
-			j := bytes.IndexAny(src[i:], "\"'> \n\t\r\f")
-			if j < 0 {
-				return append(dst, src[i:]...)
+			j := i
+			for j < len(src) && (!tagStop[src[j]] || src[j] == ' ' && j+1 < len(src) && !isSpace(src[j+1]) && src[j+1] != '>') {
+				j++ // a single space before an attribute is copied as it is
 			}
-			dst = append(dst, src[i:i+j]...)
-			i += j
+			dst = append(dst, src[i:j]...)
+			i = j
+			if i == len(src) {
+				return dst
+			}
 			switch c := src[i]; c {
 			case '"', '\'':
 				dst = append(dst, c)
@@ -168,19 +222,22 @@ func (s *scanner) run(dst, src []byte) []byte {
 		case inText:
 			// Copy up to the next tag or white space other than spaces;
 			// a run of spaces alone within text is left as it is.
-			j := bytes.IndexAny(src[i:], "<\n\t\r\f")
-			if j < 0 {
+			j := i
+			for j < len(src) && !textStop[src[j]] {
+				j++
+			}
+			if j == len(src) {
 				dst = append(dst, src[i:]...)
 				if !isSpace(src[len(src)-1]) {
 					s.prev = afterInline
 				}
 				return dst
 			}
-			start := i + j // the run of white space: [start, end)
-			for start > i && src[start-1] == ' ' {
+			start := j // the run of white space: [start, end)
+			for start > i && isSpace(src[start-1]) {
 				start--
 			}
-			end := i + j
+			end := j
 			for end < len(src) && isSpace(src[end]) {
 				end++
 			}
@@ -190,13 +247,13 @@ func (s *scanner) run(dst, src []byte) []byte {
 			}
 			i = end
 			if start == end { // a tag, with no white space before it
-				i = s.openTag(&dst, src, i)
+				dst, i = s.openTag(dst, src, i)
 				continue
 			}
 			next := afterEdge // what follows the run
 			if end < len(src) {
 				next = afterInline
-				if name, _, ok := tagAt(src[end:]); ok && isBlock(name) {
+				if src[end] == '<' && blockTag(src[end:]) {
 					next = afterBlock
 				}
 			}
@@ -208,35 +265,38 @@ func (s *scanner) run(dst, src []byte) []byte {
 	return dst
 }
 
-// openTag handles the '<' at src[i] in text and returns where to go on.
-func (s *scanner) openTag(dst *[]byte, src []byte, i int) int {
+// openTag handles the '<' at src[i] in text and returns dst and where to go
+// on.
+func (s *scanner) openTag(dst, src []byte, i int) ([]byte, int) {
 	if bytes.HasPrefix(src[i:], []byte("<!--")) {
-		*dst = append(*dst, "<!--"...)
 		s.mode = inComment
-		return i + 4
+		return append(dst, "<!--"...), i + 4
 	}
 	name, n, ok := tagAt(src[i:])
 	if !ok { // a '<' that starts no tag is text
-		*dst = append(*dst, '<')
 		s.prev = afterInline
-		return i + 1
+		return append(dst, '<'), i + 1
 	}
-	*dst = append(*dst, src[i:i+n]...)
-	s.mode, s.tag = inTag, name
-	return i + n
+	dst = append(dst, src[i:i+n]...)
+	s.mode, s.tagEnd = inTag, name[0] == '/'
+	if s.tagEnd {
+		name = name[1:]
+	}
+	s.tagBlock, s.tagRaw = tagKind(name)
+	return dst, i + n
 }
 
 // closeTag is called at the '>' that ends a tag.
 func (s *scanner) closeTag() {
 	s.mode = inText
 	s.prev = afterInline
-	if isBlock(s.tag) {
+	if s.tagBlock {
 		s.prev = afterBlock
 	}
-	if len(s.tag) > 0 && s.tag[0] != '/' && rawTags[string(s.tag)] {
-		s.mode, s.raw = inRaw, s.tag
+	if s.tagRaw != 0 && !s.tagEnd {
+		s.mode, s.raw = inRaw, s.tagRaw
 	}
-	s.tag = nil
+	s.tagBlock, s.tagEnd, s.tagRaw = false, false, 0
 }
 
 // indexEndTag returns the index in b of the end tag of name ("</name"
@@ -365,7 +425,7 @@ func (w *walker) branch(b *parse.BranchNode, s scanner, apply bool) (scanner, bo
 // sameState reports whether two states are in the same place of the HTML
 // structure (what came last in text may differ).
 func sameState(a, b scanner) bool {
-	return a.mode == b.mode && a.quote == b.quote && bytes.Equal(a.tag, b.tag) && bytes.Equal(a.raw, b.raw)
+	return a.mode == b.mode && a.quote == b.quote && a.tagBlock == b.tagBlock && a.tagEnd == b.tagEnd && a.tagRaw == b.tagRaw && a.raw == b.raw
 }
 
 // partialName returns the template a {{ partial "name" ... }} action runs,

@@ -216,3 +216,38 @@ func TestSVG(t *testing.T) {
 		t.Errorf("not minified: %s", got)
 	}
 }
+
+// benchPage is a page like the ssgbench corpus's: a Markdown body (goldmark
+// output) in a small template.
+var benchPage = []byte(strings.Repeat(`<h2 id="introduction">Introduction</h2>
+<p>Week is package render map link task winter memory test through secure layout summer. Page is response build local
+through week but image autumn simple. See also: <a href="/en/or-and-add-1713/">Or and add</a>.</p>
+<ul>
+<li>Menu result dynamic disk winter heading (<a href="/en/important-with-template/">Important</a>)</li>
+<li>Only browser version local</li>
+</ul>
+<pre><code class="language-go">func main() {
+	fmt.Println("hi")
+}
+</code></pre>
+`, 12))
+
+// BenchmarkCompact and BenchmarkFullMinifier compare the cost per byte of
+// compaction (what the build runs on each Markdown body) and of
+// tdewolff/minify's HTML minifier (what minifying each page whole would run).
+func BenchmarkCompact(b *testing.B) {
+	b.SetBytes(int64(len(benchPage)))
+	for b.Loop() {
+		Compact(benchPage)
+	}
+}
+
+func BenchmarkFullMinifier(b *testing.B) {
+	m := New()
+	b.SetBytes(int64(len(benchPage)))
+	for b.Loop() {
+		if _, err := m.HTML(benchPage); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
