@@ -29,6 +29,11 @@ import (
 	"github.com/tdewolff/minify/v2/svg"
 )
 
+// Version names what compaction and the minifiers make; it changes with
+// their output, so that a build cache keyed by it never hands one version's
+// compacted Markdown to another.
+const Version = "1"
+
 // Minifier runs tdewolff/minify's HTML and SVG minifiers. It is safe for
 // concurrent use.
 type Minifier struct {
