@@ -984,9 +984,6 @@ func cacheSalt(opts Options, date string, cfg *config.Config, hash string, plan 
 	h := sha256.New()
 	fmt.Fprintf(h, "sitegen %s\nbuild %s\nbase %s\ndrafts %t\ndate %s\nminify %t\nhighlight %t\n",
 		Version, hash, cfg.BaseURL, opts.Drafts, date, opts.Minify, cfg.Markdown.HighlightCode())
-	if opts.Minify { // bodies are cached compacted
-		fmt.Fprintf(h, "htmlmin %s\n", htmlmin.Version)
-	}
 	if bundle != nil {
 		fmt.Fprintf(h, "islands %s\n", bundle.Hash())
 	}

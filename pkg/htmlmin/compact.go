@@ -10,16 +10,15 @@ import (
 // structure it can follow without a full parse:
 //   - in text, a run of white space next to the start or end tag of a block
 //     element (p, div, li, section, ...; see tagKind) goes, any other run
-//     with a line break or tab becomes one space (spaces alone between
-//     words are left as they are);
+//     with a line break becomes one space (white space without one, between
+//     words, is left as it is);
 //   - inside a tag, a run between attributes becomes one space, and goes
 //     before ">";
 //   - attribute values (quoted), comments, and the contents of <pre>,
 //     <textarea>, <script> and <style> are copied unchanged.
 //
 // The build runs it where it costs nothing per page: once on the templates'
-// text (CompactTemplates) and on each icon, and on each Markdown body before
-// the body cache keeps it.
+// text (CompactTemplates), and on the Markdown of data records.
 
 type mode uint8
 
@@ -69,15 +68,11 @@ func CompactString(src string) string {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' }
 
-// Byte classes for the scans: textStop ends a stretch of text to copy as
-// it is ('<' or white space other than a space), tagStop a stretch inside
-// a tag (a quote, '>' or white space).
-var textStop, tagStop [256]bool
+// tagStop ends a stretch inside a tag to copy as it is: a quote, '>' or
+// white space.
+var tagStop [256]bool
 
 func init() {
-	for _, c := range []byte("<\n\t\r\f") {
-		textStop[c] = true
-	}
 	for _, c := range []byte("\"'> \n\t\r\f") {
 		tagStop[c] = true
 	}
@@ -220,11 +215,14 @@ func (s *scanner) run(dst, src []byte) []byte {
 				i = k
 			}
 		case inText:
-			// Copy up to the next tag or white space other than spaces;
-			// a run of spaces alone within text is left as it is.
-			j := i
-			for j < len(src) && !textStop[src[j]] {
-				j++
+			// Copy up to the next tag or line break (white space without
+			// one is left as it is in text); IndexByte is the fast scan.
+			j := len(src)
+			if k := bytes.IndexByte(src[i:], '<'); k >= 0 {
+				j = i + k
+			}
+			if k := bytes.IndexByte(src[i:j], '\n'); k >= 0 {
+				j = i + k
 			}
 			if j == len(src) {
 				dst = append(dst, src[i:]...)

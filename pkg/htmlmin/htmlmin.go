@@ -2,16 +2,19 @@
 // means, at almost no cost per page.
 //
 // Minifying every page with a full minifier (github.com/tdewolff/minify)
-// costs about 45% more CPU per build of a large site for a few percent of
-// bytes, because most of a page's white space comes from a few places that
-// are the same on every page. So the build minifies those places once:
+// costs about a quarter more CPU per build of a large site, because most
+// of a page's white space comes from a few places that are the same on
+// every page. So the build minifies those places once:
 //   - the templates' text, once per parse (CompactTemplates), keeping the
 //     positions that template errors report;
 //   - each inline SVG icon, once per icon (Minifier.SVG: tdewolff's SVG
 //     minifier);
-//   - each Markdown body, when it is converted (Compact), so that the body
-//     cache keeps it compacted;
+//   - the Markdown of data records, converted once per locale (Compact);
 //   - each redirect page (Minifier.HTML).
+//
+// Page bodies from Markdown are left as goldmark writes them (a line break
+// after each block): compacting them too saves about 0.1% of the real
+// site's bytes for about 3% more CPU per build of a large site.
 //
 // What compaction does is in compact.go. Kept as they are everywhere:
 // attribute values, comments, <!doctype html>, and the contents of <pre>,
@@ -28,11 +31,6 @@ import (
 	"github.com/tdewolff/minify/v2/html"
 	"github.com/tdewolff/minify/v2/svg"
 )
-
-// Version names what compaction and the minifiers make; it changes with
-// their output, so that a build cache keyed by it never hands one version's
-// compacted Markdown to another.
-const Version = "1"
 
 // Minifier runs tdewolff/minify's HTML and SVG minifiers. It is safe for
 // concurrent use.
