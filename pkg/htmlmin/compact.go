@@ -49,6 +49,10 @@ type scanner struct {
 	tagRaw           uint8
 	raw              uint8 // inRaw: the element whose end tag ends it (rawNames)
 	prev             before
+	// rawEnd: the end tag being read closes the raw element the scanner
+	// was in. stray: an end tag of a raw element came without its start
+	// (in a template: the start is in another template).
+	rawEnd, stray bool
 }
 
 // rawNames are the elements whose contents are copied unchanged; index 0
@@ -168,7 +172,7 @@ func (s *scanner) run(dst, src []byte) []byte {
 			}
 			dst = append(dst, src[i:i+j]...)
 			i += j
-			s.mode, s.raw = inText, 0
+			s.mode, s.raw, s.rawEnd = inText, 0, true
 		case inComment:
 			j := bytes.Index(src[i:], []byte("-->"))
 			if j < 0 {
@@ -294,7 +298,10 @@ func (s *scanner) closeTag() {
 	if s.tagRaw != 0 && !s.tagEnd {
 		s.mode, s.raw = inRaw, s.tagRaw
 	}
-	s.tagBlock, s.tagEnd, s.tagRaw = false, false, 0
+	if s.tagRaw != 0 && s.tagEnd && !s.rawEnd {
+		s.stray = true
+	}
+	s.tagBlock, s.tagEnd, s.tagRaw, s.rawEnd = false, false, 0, false
 }
 
 // indexEndTag returns the index in b of the end tag of name ("</name"
@@ -321,7 +328,10 @@ func indexEndTag(b, name []byte) int {
 // through its actions: every branch of an if, range or with must end in
 // the same state it started in (inside a tag, an attribute value, raw
 // text...), and a template is left as it is if another calls it anywhere
-// but in text. Trees seen before are skipped.
+// but in text. When a template ends inside a tag or raw text, or closes a
+// <pre>, <textarea>, <script> or <style> it did not open (so that text in
+// another template is inside it), no template is compacted. Trees seen
+// before are skipped.
 func CompactTemplates(trees []*parse.Tree) {
 	// First pass: which templates are called from inside a tag, an
 	// attribute value or raw text, and which cannot be followed.
@@ -337,7 +347,11 @@ func CompactTemplates(trees []*parse.Tree) {
 				skip[name] = true
 			}
 		}
-		if _, good := w.list(t.Root, scanner{}, false); good {
+		end, good := w.list(t.Root, scanner{}, false)
+		if good && (end.mode != inText || end.stray) {
+			return // one template's text continues in another's
+		}
+		if good {
 			ok[t] = true
 		} else { // where it calls others is not known: leave them all
 			calledBy(t.Root, skip)
@@ -423,7 +437,8 @@ func (w *walker) branch(b *parse.BranchNode, s scanner, apply bool) (scanner, bo
 // sameState reports whether two states are in the same place of the HTML
 // structure (what came last in text may differ).
 func sameState(a, b scanner) bool {
-	return a.mode == b.mode && a.quote == b.quote && a.tagBlock == b.tagBlock && a.tagEnd == b.tagEnd && a.tagRaw == b.tagRaw && a.raw == b.raw
+	return a.mode == b.mode && a.quote == b.quote && a.tagBlock == b.tagBlock && a.tagEnd == b.tagEnd && a.tagRaw == b.tagRaw &&
+		a.raw == b.raw && a.rawEnd == b.rawEnd && a.stray == b.stray
 }
 
 // partialName returns the template a {{ partial "name" ... }} action runs,

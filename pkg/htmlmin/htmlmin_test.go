@@ -156,6 +156,15 @@ func TestCompactTemplatesLeavesWhatItCannotFollow(t *testing.T) {
    two{{ end }}<p {{ template "v" }}>x</p>`, "one\n   two"},
 		{"a partial called inside an attribute", `{{ define "v" }}one
    two{{ end }}<p title="{{ partial "v" . }}">x</p>`, "one\n   two"},
+		{"a template that opens a pre another closes", `{{ define "open" }}<div>
+  <pre>{{ end }}{{ template "open" }}
+  code
+     indented
+{{ template "close" }}{{ define "close" }}</pre>
+</div>{{ end }}`, "\n  code\n     indented\n"},
+		{"a template that ends inside a tag", `{{ define "a" }}<a
+   href="/"{{ end }}{{ template "a" }}>x</a>
+   <p>y</p>`, "<a\n   href"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
