@@ -56,7 +56,8 @@ FUZZ_TARGETS := \
 	./pkg/forms:FuzzValidateForm \
 	./pkg/forms:FuzzValidateJSON \
 	./pkg/sitepath:FuzzCheck \
-	./pkg/output:FuzzRedirectWriters
+	./pkg/output:FuzzRedirectWriters \
+	./pkg/htmlmin:FuzzCompact
 
 # A failing input is saved under testdata/fuzz/ and replayed: that always
 # fails. A fuzz run that fails without leaving a reproducible input (the

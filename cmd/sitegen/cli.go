@@ -152,7 +152,7 @@ func buildFlags(cmd *cobra.Command, o *build.Options) {
 	cmd.Flags().StringVar(&o.BaseURL, "base-url", "", "override site.yaml's baseURL")
 	cmd.Flags().BoolVar(&o.Drafts, "drafts", false, "include pages marked draft: true")
 	cmd.Flags().StringVar(&o.Date, "date", "", "the build date (YYYY-MM-DD) for dated content such as announcements; default today")
-	cmd.Flags().BoolVar(&o.Minify, "minify", true, "minify bundled CSS and JavaScript")
+	cmd.Flags().BoolVar(&o.Minify, "minify", true, "minify bundled CSS and JavaScript, and the HTML pages")
 	if dir, err := cache.DefaultDir(); err == nil {
 		o.CacheDir = dir
 	}

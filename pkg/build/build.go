@@ -29,6 +29,7 @@ import (
 	"sitegen/pkg/content"
 	"sitegen/pkg/diag"
 	"sitegen/pkg/forms"
+	"sitegen/pkg/htmlmin"
 	"sitegen/pkg/i18n"
 	"sitegen/pkg/images"
 	"sitegen/pkg/islands"
@@ -158,7 +159,8 @@ type Site struct {
 	Images   *images.Processor
 	// IslandsBundle is how long bundling the islands took.
 	IslandsBundle time.Duration
-	cache         *cache.Store // nil without Options.CacheDir
+	cache         *cache.Store      // nil without Options.CacheDir
+	html          *htmlmin.Minifier // minifies the redirect pages (the renderer minifies the others); nil: off
 	cacheWarning  string
 	fsys          fs.FS
 	root          string
@@ -311,6 +313,7 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 		FS: fsys, Config: cfg, Source: src, Plan: plan, Catalog: catalog, Markdown: markdown.New(markdown.Options{Highlight: cfg.Markdown.HighlightCode()}),
 		Assets: bundled.URLs, BuildHash: hash, BuildDate: date,
 		IconDir: cfg.Icons.Dir, StaticDir: StaticDir, Scripts: scripts,
+		HTML: htmlMinifier(opts.Minify),
 	}
 	ropts.InlineStyles = inlineStyles(bundled)
 	imgs, imageFiles, err := newImages(fsys, root, opts.ImageCache)
@@ -366,8 +369,17 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 		return nil, errs
 	}
 	return &Site{Config: cfg, Source: src, Plan: plan, Renderer: r, Catalog: catalog, Assets: bundled, Statics: statics,
-		Hash: hash, Islands: bundle, IslandsBundle: bundleTime, Images: imgs, cache: ropts.Cache, cacheWarning: cacheWarning,
+		Hash: hash, Islands: bundle, IslandsBundle: bundleTime, Images: imgs, cache: ropts.Cache, html: ropts.HTML, cacheWarning: cacheWarning,
 		fsys: fsys, root: root, skip: skipPages(src, cfg, bad)}, errs
+}
+
+// htmlMinifier returns the minifier of the pages' HTML when minify is on
+// (--minify, like the CSS and JavaScript bundles), else nil.
+func htmlMinifier(minify bool) *htmlmin.Minifier {
+	if !minify {
+		return nil
+	}
+	return htmlmin.New()
 }
 
 // skipPages returns the source files of the pages not to render: those with
@@ -775,7 +787,7 @@ feed:
 	}
 
 	for _, rd := range s.Plan.Redirects {
-		b, err := output.RedirectPage(rd, s.Config.BaseURL)
+		b, err := s.redirectPage(rd)
 		if err != nil {
 			return nil, err
 		}
@@ -863,6 +875,16 @@ feed:
 	rep.CacheHits, rep.CacheMisses = s.Renderer.CacheStats()
 	rep.CacheWarning = s.cacheWarning
 	return rep, nil
+}
+
+// redirectPage is the HTML page published at a redirect's path, minified
+// like every page when minification is on.
+func (s *Site) redirectPage(rd route.Redirect) ([]byte, error) {
+	b, err := output.RedirectPage(rd, s.Config.BaseURL)
+	if err != nil || s.html == nil {
+		return b, err
+	}
+	return s.html.HTML(b)
 }
 
 // writeHostingRules writes _redirects, _headers and the nginx snippet.

@@ -536,6 +536,7 @@ func (d *Dev) renderWith(ctx context.Context, changed map[string]bool, prev *dev
 		Markdown: d.md, Bodies: d.bodies,
 		Assets: d.assetURLs, BuildHash: d.hash, BuildDate: date,
 		IconDir: d.cfg.Icons.Dir, StaticDir: StaticDir, Scripts: scripts,
+		HTML: htmlMinifier(d.opts.Minify),
 	}
 	if d.bundle != nil {
 		ropts.Islands = d.bundle
@@ -553,7 +554,7 @@ func (d *Dev) renderWith(ctx context.Context, changed map[string]bool, prev *dev
 		return nil, nil, errs.Err()
 	}
 	site := &Site{Config: d.cfg, Source: src, Plan: plan, Renderer: r, Catalog: catalog, Assets: d.assets, Statics: d.statics,
-		Hash: d.hash, Islands: d.bundle, fsys: d.fsys, root: d.root}
+		Hash: d.hash, Islands: d.bundle, fsys: d.fsys, root: d.root, html: ropts.HTML}
 	sigs := sigsOf(plan)
 	if prev != nil {
 		diffSites(prev.site, site, prev.sigs, sigs, changed)
@@ -910,7 +911,7 @@ func (d *Dev) patch(st, prev *devState, todo []*route.Entry, removed []string, c
 			del(strings.TrimPrefix(r.From, "/") + "index.html")
 		}
 		for _, rd := range s.Plan.Redirects {
-			b, err := output.RedirectPage(rd, s.Config.BaseURL)
+			b, err := s.redirectPage(rd)
 			if err != nil {
 				return nil, err
 			}
@@ -1098,7 +1099,7 @@ func (d *Dev) assemble(st *devState) (map[string][]byte, map[string]string, erro
 		}
 	}
 	for _, rd := range s.Plan.Redirects {
-		b, err := output.RedirectPage(rd, s.Config.BaseURL)
+		b, err := s.redirectPage(rd)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -110,7 +110,7 @@ func (r *Renderer) takeSet(ctx context.Context, lang, page string) (*execSet, er
 	case s = <-r.pools[lang]:
 	default:
 		st := &execState{}
-		root, layouts, errs := parseSet(r.base, r.shared, r.layouts, r.funcs(lang, st))
+		root, layouts, errs := parseSet(r.base, r.shared, r.layouts, r.funcs(lang, st), r.opts.HTML != nil)
 		if len(errs) > 0 {
 			return nil, errs.Err()
 		}

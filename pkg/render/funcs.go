@@ -358,8 +358,15 @@ func (r *Renderer) icon(name string, class ...string) (template.HTML, error) {
 	}
 	tag := svgClassRE.ReplaceAllLiteralString(s[open[0]:open[1]], "")
 	tag = `<svg aria-hidden="true" focusable="false" class="` + template.HTMLEscapeString(cls) + `"` + strings.TrimPrefix(tag, "<svg")
-	s = s[:open[0]] + tag + s[open[1]:]
-	h := template.HTML(strings.TrimSpace(s))
+	s = strings.TrimSpace(s[:open[0]] + tag + s[open[1]:])
+	if r.opts.HTML != nil {
+		b, err := r.opts.HTML.SVG([]byte(s))
+		if err != nil {
+			return "", fmt.Errorf("icon %q: %v", name, err)
+		}
+		s = string(b)
+	}
+	h := template.HTML(s)
 	r.icons.Store(key, h)
 	return h, nil
 }

@@ -5,13 +5,17 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"text/template/parse"
 
 	"sitegen/pkg/diag"
+	"sitegen/pkg/htmlmin"
 )
 
 // TemplatesDir is the templates folder of a site.
@@ -53,8 +57,9 @@ func templateFiles(fsys fs.FS) (base *source, shared, layouts []source, err erro
 }
 
 // parseSet parses the templates for one locale: the root (base + shared) and
-// a clone of it per layout, keyed by layout name.
-func parseSet(base *source, shared, layouts []source, funcs template.FuncMap) (*template.Template, map[string]*template.Template, diag.List) {
+// a clone of it per layout, keyed by layout name. With compact, the
+// templates' text is compacted (htmlmin.CompactTemplates).
+func parseSet(base *source, shared, layouts []source, funcs template.FuncMap, compact bool) (*template.Template, map[string]*template.Template, diag.List) {
 	var errs diag.List
 	root := template.New(base.name).Funcs(funcs)
 	if _, err := root.Parse(base.text); err != nil {
@@ -83,7 +88,32 @@ func parseSet(base *source, shared, layouts []source, funcs template.FuncMap) (*
 		}
 		out[strings.TrimSuffix(path.Base(l.name), ".html")] = t
 	}
+	if compact && len(errs) == 0 {
+		htmlmin.CompactTemplates(trees(root, out))
+	}
 	return root, out, errs
+}
+
+// trees lists the parse trees of root's templates and of every layout's,
+// each once, in a fixed order.
+func trees(root *template.Template, layouts map[string]*template.Template) []*parse.Tree {
+	seen := map[*parse.Tree]bool{}
+	var out []*parse.Tree
+	add := func(t *template.Template) {
+		list := t.Templates()
+		sort.Slice(list, func(i, j int) bool { return list[i].Name() < list[j].Name() })
+		for _, x := range list {
+			if x.Tree != nil && !seen[x.Tree] {
+				seen[x.Tree] = true
+				out = append(out, x.Tree)
+			}
+		}
+	}
+	add(root)
+	for _, name := range slices.Sorted(maps.Keys(layouts)) {
+		add(layouts[name])
+	}
+	return out
 }
 
 var tmplErrRE = regexp.MustCompile(`template: ([^:\s]+\.html):(\d+)(?::(\d+))?: `)
