@@ -12,6 +12,8 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
+	"sitegen/pkg/cache"
+	"sitegen/pkg/esbuildcache"
 	"sitegen/pkg/esbuildmsg"
 	"sitegen/pkg/sitepath"
 )
@@ -32,7 +34,11 @@ type Result struct {
 }
 
 // Bundle bundles the entries found under root/assets.
-func Bundle(root string, minify bool) (*Result, error) {
+func Bundle(root string, minify bool) (*Result, error) { return BundleCached(root, minify, nil) }
+
+// BundleCached is Bundle through a build cache (see pkg/esbuildcache); a
+// nil store runs esbuild every time.
+func BundleCached(root string, minify bool, store *cache.Store) (*Result, error) {
 	res := &Result{URLs: map[string]string{}, Files: map[string][]byte{}}
 	var entries []string
 	for _, e := range Entries {
@@ -52,7 +58,7 @@ func Bundle(root string, minify bool) (*Result, error) {
 	for i, e := range entries {
 		points[i] = api.EntryPoint{InputPath: filepath.Join(absRoot, Dir, e), OutputPath: strings.TrimSuffix(path.Base(e), path.Ext(e))}
 	}
-	r := api.Build(api.BuildOptions{
+	r := esbuildcache.Build(store, api.BuildOptions{
 		EntryPointsAdvanced: points,
 		AbsWorkingDir:       absRoot,
 		Bundle:              true,

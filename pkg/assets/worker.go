@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"sitegen/pkg/cache"
+	"sitegen/pkg/esbuildcache"
 )
 
 // Worker sources under assets/: the caching service worker and the one that
@@ -22,6 +25,7 @@ type WorkerOptions struct {
 	Retire bool              // ship the worker that unregisters itself
 	Build  string            // build hash: names the caches
 	Pages  map[string]string // locale prefix ("/pl") -> its offline page URL
+	Cache  *cache.Store      // the build cache (pkg/esbuildcache); nil: none
 }
 
 // Worker bundles /sw.js (published at the root, not fingerprinted, so that
@@ -46,7 +50,7 @@ func Worker(root string, o WorkerOptions) ([]byte, error) {
 		return nil, err
 	}
 	build, _ := json.Marshal(o.Build)
-	r := api.Build(api.BuildOptions{
+	r := esbuildcache.Build(o.Cache, api.BuildOptions{
 		EntryPoints:       []string{abs},
 		Bundle:            true,
 		Write:             false,

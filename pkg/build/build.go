@@ -109,11 +109,17 @@ type Report struct {
 	IslandsBundle time.Duration
 	SSRCalls      int64
 	SSRTime       time.Duration
-	// Cache lookups (Markdown and island SSR) that hit and missed; both 0
-	// without a cache.
+	// Cache lookups (pages, Markdown and island SSR) that hit and missed;
+	// both 0 without a cache.
 	CacheHits, CacheMisses int64
 	CacheWarning           string // why the cache was not used, if it was not
-	Images                 images.Stats
+	// PageCache says the build used the persistent cache; PagesRendered
+	// pages were then rendered (their URLs in Rendered, sorted) and
+	// PagesCached taken whole from the cache. The root page counts as one.
+	PageCache                  bool
+	PagesRendered, PagesCached int
+	Rendered                   []string
+	Images                     images.Stats
 }
 
 // PageJS is the JavaScript one page loads.
@@ -131,8 +137,12 @@ func (r *Report) Summary() string {
 		parts = append(parts, fmt.Sprintf("%s %d", l, r.Pages[l]))
 		total += r.Pages[l]
 	}
-	return fmt.Sprintf("built %d pages (%s), %d redirects: %d files, %s in %d ms",
+	s := fmt.Sprintf("built %d pages (%s), %d redirects: %d files, %s in %d ms",
 		total, strings.Join(parts, ", "), r.Redirects, r.Files, humanBytes(r.Bytes), r.Duration.Milliseconds())
+	if r.PageCache {
+		s += fmt.Sprintf(" (pages: %d rendered, %d from cache)", r.PagesRendered, r.PagesCached)
+	}
+	return s
 }
 
 func humanBytes(n int64) string {
@@ -160,6 +170,7 @@ type Site struct {
 	// IslandsBundle is how long bundling the islands took.
 	IslandsBundle time.Duration
 	cache         *cache.Store      // nil without Options.CacheDir
+	pages         *pageCache        // nil without Options.CacheDir
 	html          *htmlmin.Minifier // minifies the redirect pages (the renderer minifies the others); nil: off
 	cacheWarning  string
 	fsys          fs.FS
@@ -287,9 +298,17 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 	}
 	hash, err := buildHash(fsys)
 	errs.AddErr(diag.Pos{}, err)
+	var store *cache.Store
+	var cacheWarning string
+	if opts.CacheDir != "" && noRender == "" && plan != nil {
+		// A cache that cannot be used slows the build down; it never stops it.
+		if store, err = cache.Open(opts.CacheDir); err != nil {
+			cacheWarning = fmt.Sprintf("building without a cache: %v", err)
+		}
+	}
 	bundled, err := &assets.Result{URLs: map[string]string{}, Files: map[string][]byte{}}, error(nil)
 	if opts.FS == nil { // a tree from elsewhere has nothing to bundle (diskOnly)
-		bundled, err = assets.Bundle(root, opts.Minify)
+		bundled, err = assets.BundleCached(root, opts.Minify, store)
 	}
 	if err != nil {
 		errs.AddErr(diag.Pos{File: assets.Dir}, err)
@@ -324,7 +343,7 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 	if st, err := fs.Stat(fsys, "assets/islands"); err == nil && st.IsDir() {
 		t0 := time.Now()
 		bundle, err = islands.Build(ctx, islands.Options{Root: root, Library: cfg.Islands.Library, Minify: opts.Minify,
-			RenderTimeout: cfg.Islands.RenderTimeout.Duration, BuildBudget: cfg.Islands.BuildBudget.Duration})
+			RenderTimeout: cfg.Islands.RenderTimeout.Duration, BuildBudget: cfg.Islands.BuildBudget.Duration, Cache: store})
 		bundleTime = time.Since(t0)
 		if err != nil {
 			errs.AddErr(diag.Pos{File: "assets/islands"}, err)
@@ -333,13 +352,9 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 			ropts.Islands = bundle
 		}
 	}
-	var cacheWarning string
-	if opts.CacheDir != "" && noRender == "" && plan != nil {
-		// A cache that cannot be used slows the build down; it never stops it.
-		if ropts.Cache, err = cache.Open(opts.CacheDir); err != nil {
-			cacheWarning = fmt.Sprintf("building without a cache: %v", err)
-		}
-		ropts.CacheSalt = cacheSalt(opts, date, cfg, hash, plan, bundle)
+	if store != nil {
+		ropts.Cache = store
+		ropts.CacheSalt = cacheSalt(opts, date, cfg, hash, plan, bundle, bundled, scripts, imgs)
 	}
 	r, err := render.New(ropts)
 	checker := r
@@ -365,11 +380,15 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 		if bundle != nil {
 			bundle.Close()
 		}
-		ropts.Cache.Close()
+		store.Close()
 		return nil, errs
 	}
+	var pages *pageCache
+	if ropts.Cache != nil {
+		pages = &pageCache{store: ropts.Cache, salt: ropts.CacheSalt, r: r}
+	}
 	return &Site{Config: cfg, Source: src, Plan: plan, Renderer: r, Catalog: catalog, Assets: bundled, Statics: statics,
-		Hash: hash, Islands: bundle, IslandsBundle: bundleTime, Images: imgs, cache: ropts.Cache, html: ropts.HTML, cacheWarning: cacheWarning,
+		Hash: hash, Islands: bundle, IslandsBundle: bundleTime, Images: imgs, cache: ropts.Cache, pages: pages, html: ropts.HTML, cacheWarning: cacheWarning,
 		fsys: fsys, root: root, skip: skipPages(src, cfg, bad)}, errs
 }
 
@@ -594,12 +613,14 @@ func (s *Site) entryFiles(e *route.Entry) []string {
 }
 
 type rendered struct {
-	entry   *route.Entry
-	html    []byte
-	data    []byte
-	rsc     []byte // the island manifest, when <main> has islands
-	islands []string
-	err     error
+	entry    *route.Entry
+	html     []byte
+	data     []byte
+	rsc      []byte // the island manifest, when <main> has islands
+	islands  []string
+	err      error
+	deps     render.Deps // what the render used (recorded for the page cache)
+	pictures []render.PictureUse
 }
 
 // Write renders every page and writes the output to w (the build's
@@ -677,7 +698,11 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				r := s.renderEntry(ctx, entries[i])
+				r, ok := s.pages.lookup(entries[i])
+				if !ok {
+					r = s.renderEntry(ctx, entries[i])
+					s.pages.done(r)
+				}
 				d := pageDone{islands: r.islands, err: r.err}
 				if r.err == nil && ctx.Err() == nil {
 					files := s.entryFiles(r.entry)
@@ -874,6 +899,8 @@ feed:
 	rep.SSRCalls, rep.SSRTime = s.Renderer.SSRStats()
 	rep.CacheHits, rep.CacheMisses = s.Renderer.CacheStats()
 	rep.CacheWarning = s.cacheWarning
+	rep.PageCache = s.pages != nil
+	rep.PagesRendered, rep.Rendered, rep.PagesCached = s.pages.stats()
 	return rep, nil
 }
 
@@ -920,12 +947,16 @@ func (s *Site) renderEntry(ctx context.Context, e *route.Entry) (out rendered) {
 	if ctx.Err() != nil {
 		return rendered{entry: e, err: ctx.Err()}
 	}
-	res, err := s.Renderer.Render(ctx, e)
+	var deps render.Deps
+	if s.pages != nil {
+		deps = render.Deps{}
+	}
+	res, err := s.Renderer.RenderDeps(ctx, e, deps)
 	if err != nil {
 		return rendered{entry: e, err: err}
 	}
 	data, rsc, err := s.pageData(e, res)
-	return rendered{entry: e, html: res.HTML, data: data, rsc: rsc, islands: res.Islands, err: err}
+	return rendered{entry: e, html: res.HTML, data: data, rsc: rsc, islands: res.Islands, err: err, deps: deps, pictures: res.Pictures}
 }
 
 // pageData returns a rendered page's page data and, when its <main> has
@@ -979,21 +1010,28 @@ func (s *Site) worker() ([]byte, error) {
 			pages[l.Prefix] = e.URL
 		}
 	}
-	return assets.Worker(s.root, assets.WorkerOptions{Minify: true, Retire: s.Config.ServiceWorker.Retire, Build: s.Hash, Pages: pages})
+	return assets.Worker(s.root, assets.WorkerOptions{Minify: true, Retire: s.Config.ServiceWorker.Retire, Build: s.Hash, Pages: pages, Cache: s.cache})
 }
 
-// cacheSalt names everything a cached Markdown render or island SSR depends
-// on besides its own inputs: sitegen's version and the build hash (config,
-// templates, assets, data, strings, package-lock.json), the options, the
-// islands bundle, and the route plan that links resolve through (every
-// page's id, locale and URL, and every redirect).
-func cacheSalt(opts Options, date string, cfg *config.Config, hash string, plan *route.Plan, bundle *islands.Bundle) []byte {
+// cacheSalt names everything a cached page, Markdown render or island SSR
+// depends on besides its own inputs and its trace: sitegen's version and
+// the build hash (config, templates, assets, data, strings,
+// package-lock.json), the options and the build date, the islands bundle,
+// the bundled assets' URLs, the image encoders, and the route plan that
+// links resolve through (every page's id, locale and URL, and every
+// redirect).
+func cacheSalt(opts Options, date string, cfg *config.Config, hash string, plan *route.Plan, bundle *islands.Bundle,
+	bundled *assets.Result, scripts []string, imgs *images.Processor) []byte {
 	h := sha256.New()
 	fmt.Fprintf(h, "sitegen %s\nbuild %s\nbase %s\ndrafts %t\ndate %s\nminify %t\nhighlight %t\n",
 		Version, hash, cfg.BaseURL, opts.Drafts, date, opts.Minify, cfg.Markdown.HighlightCode())
 	if bundle != nil {
 		fmt.Fprintf(h, "islands %s\n", bundle.Hash())
 	}
+	for _, name := range sortedKeys(bundled.URLs) {
+		fmt.Fprintf(h, "asset %q %q\n", name, bundled.URLs[name])
+	}
+	fmt.Fprintf(h, "scripts %q\nimages %q\n", scripts, imgs.EncoderIDs())
 	for _, e := range plan.Entries {
 		fmt.Fprintf(h, "entry %q %q %q %t %t\n", e.ID, e.Lang, e.URL, e.Fallback, e.Root)
 	}

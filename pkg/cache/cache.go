@@ -8,9 +8,19 @@
 // per page would cost as much as the page itself): a build appends what it
 // computed to a temporary file and, on Close, ends it with an index and
 // renames it into a segment; Open reads only the indexes of the segments.
-// Two builds may share the folder. When there are many segments, Close
-// merges them into one. Entries are never evicted: delete the folder to
-// reclaim its space.
+// Two builds may share the folder: a segment appears whole (rename) or not
+// at all. Each entry carries a CRC-32C: a corrupted or truncated entry is a
+// miss, and a segment without a valid index is ignored (and removed at the
+// next merge).
+//
+// Segment names sort by the time they were closed, and a later segment's
+// entry wins over an earlier one's under the same key (a page's cache entry
+// is replaced when what it depends on changes).
+//
+// The folder is bounded: when it holds more than maxSegs segments or more
+// than Store.MaxBytes, Close merges the segments into one, keeping first the
+// entries this build used or stored, then the newest others, up to half of
+// MaxBytes; the rest is dropped. Deleting the folder is always safe.
 package cache
 
 import (
@@ -20,11 +30,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Key names one entry.
@@ -48,20 +61,31 @@ func NewKey(parts ...[]byte) Key {
 const (
 	segPrefix = "seg-"
 	segSuffix = ".sgc"
-	magic     = "sitegen-cache-1\n"
+	magic     = "sitegen-cache-2\n"
 	maxSegs   = 8 // more than this at Close: merged into one
+	// DefaultMaxBytes bounds a cache folder (see Store.MaxBytes).
+	DefaultMaxBytes = 256 << 20
 )
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 type loc struct {
 	seg      int
 	off, len int64
+	sum      uint32
 }
 
 // Store is a cache folder open for one build. A nil *Store caches nothing.
 type Store struct {
+	// MaxBytes bounds the folder's segments (DefaultMaxBytes from Open):
+	// past it, Close merges them and drops the entries used least recently.
+	MaxBytes int64
+
 	dir   string
 	segs  []*os.File
+	size  int64 // bytes of the segments read by Open
 	index map[Key]loc
+	used  sync.Map // Key -> struct{}: entries this build read
 
 	mu    sync.Mutex
 	out   *os.File
@@ -76,6 +100,7 @@ type Store struct {
 type indexEntry struct {
 	key      Key
 	off, len int64
+	sum      uint32 // CRC-32C of the value
 }
 
 // DefaultDir is sitegen's folder in the user's cache folder
@@ -93,12 +118,12 @@ func Open(dir string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cache folder: %w", err)
 	}
-	s := &Store{dir: dir, index: map[Key]loc{}}
-	names, err := filepath.Glob(filepath.Join(dir, segPrefix+"*"+segSuffix))
+	s := &Store{dir: dir, index: map[Key]loc{}, MaxBytes: DefaultMaxBytes}
+	names, err := segments(dir)
 	if err != nil {
 		return nil, err
 	}
-	for _, name := range names {
+	for _, name := range names { // oldest first: a later entry wins
 		f, err := os.Open(name)
 		if err != nil {
 			continue
@@ -109,11 +134,28 @@ func Open(dir string) (*Store, error) {
 			continue
 		}
 		for _, e := range entries {
-			s.index[e.key] = loc{seg: len(s.segs), off: e.off, len: e.len}
+			s.index[e.key] = loc{seg: len(s.segs), off: e.off, len: e.len, sum: e.sum}
+		}
+		if st, err := f.Stat(); err == nil {
+			s.size += st.Size()
 		}
 		s.segs = append(s.segs, f)
 	}
 	return s, nil
+}
+
+// segments lists the segment files of dir, oldest first (their names sort
+// by the time they were closed).
+func segments(dir string) ([]string, error) {
+	names, err := filepath.Glob(filepath.Join(dir, segPrefix+"*"+segSuffix))
+	sort.Strings(names)
+	return names, err
+}
+
+// segName is the name of a segment closed now; tag tells apart segments
+// closed in the same nanosecond.
+func segName(dir, tag string) string {
+	return filepath.Join(dir, fmt.Sprintf("%s%020d-%s%s", segPrefix, time.Now().UnixNano(), tag, segSuffix))
 }
 
 // readIndex reads a segment's index: the file ends with the index entries
@@ -135,7 +177,7 @@ func readIndex(f *os.File) ([]indexEntry, error) {
 		return nil, errors.New("segment without index")
 	}
 	n := int64(binary.LittleEndian.Uint64(buf[:8]))
-	const rec = sha256.Size + 16
+	const rec = sha256.Size + 20
 	start := st.Size() - tail - n*rec
 	if n < 0 || start < int64(len(magic)) {
 		return nil, errors.New("bad segment index")
@@ -150,6 +192,7 @@ func readIndex(f *os.File) ([]indexEntry, error) {
 		copy(out[i].key[:], r[:sha256.Size])
 		out[i].off = int64(binary.LittleEndian.Uint64(r[sha256.Size:]))
 		out[i].len = int64(binary.LittleEndian.Uint64(r[sha256.Size+8:]))
+		out[i].sum = binary.LittleEndian.Uint32(r[sha256.Size+16:])
 		if out[i].off < int64(len(magic)) || out[i].off+out[i].len > start {
 			return nil, errors.New("bad segment index")
 		}
@@ -157,7 +200,8 @@ func readIndex(f *os.File) ([]indexEntry, error) {
 	return out, nil
 }
 
-// Get returns the entry of k.
+// Get returns the entry of k. An entry that cannot be read whole, or whose
+// checksum does not match, is a miss.
 func (s *Store) Get(k Key) ([]byte, bool) {
 	if s == nil {
 		return nil, false
@@ -168,11 +212,12 @@ func (s *Store) Get(k Key) ([]byte, bool) {
 		return nil, false
 	}
 	b := make([]byte, l.len)
-	if _, err := s.segs[l.seg].ReadAt(b, l.off); err != nil {
+	if _, err := s.segs[l.seg].ReadAt(b, l.off); err != nil || crc32.Checksum(b, crcTable) != l.sum {
 		s.misses.Add(1)
 		return nil, false
 	}
 	s.hits.Add(1)
+	s.used.Store(k, struct{}{})
 	return b, true
 }
 
@@ -197,7 +242,7 @@ func (s *Store) Put(k Key, v []byte) {
 		s.off, s.werr = 0, nil
 		s.write([]byte(magic))
 	}
-	s.added = append(s.added, indexEntry{key: k, off: s.off, len: int64(len(v))})
+	s.added = append(s.added, indexEntry{key: k, off: s.off, len: int64(len(v)), sum: crc32.Checksum(v, crcTable)})
 	s.write(v)
 }
 
@@ -211,7 +256,8 @@ func (s *Store) write(b []byte) {
 }
 
 // Close ends this build's segment with its index (making it visible to the
-// next Open) and merges the segments when there are many.
+// next Open) and merges the segments when there are many or they are too
+// large.
 func (s *Store) Close() error {
 	if s == nil {
 		return nil
@@ -219,18 +265,20 @@ func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var err error
+	var added []indexEntry
 	if s.out != nil {
 		tmp := s.out.Name()
+		added = s.added
 		if err = s.finish(s.out, s.w, s.added); err == nil {
-			seg := filepath.Join(s.dir, segPrefix+strings.TrimPrefix(filepath.Base(tmp), ".tmp-")+segSuffix)
-			if err = os.Rename(tmp, seg); err != nil {
+			if err = os.Rename(tmp, segName(s.dir, strings.TrimPrefix(filepath.Base(tmp), ".tmp-"))); err != nil {
 				os.Remove(tmp)
 			}
 		}
 		s.out = nil
+		s.size += s.off
 	}
-	if err == nil && len(s.segs)+1 > maxSegs {
-		err = s.merge()
+	if err == nil && (len(s.segs)+1 > maxSegs || (s.MaxBytes > 0 && s.size > s.MaxBytes)) {
+		err = s.merge(added)
 	}
 	for _, f := range s.segs {
 		f.Close()
@@ -248,6 +296,8 @@ func (s *Store) finish(f *os.File, w *bufio.Writer, entries []indexEntry) error 
 		buf.Write(n[:])
 		binary.LittleEndian.PutUint64(n[:], uint64(e.len))
 		buf.Write(n[:])
+		binary.LittleEndian.PutUint32(n[:4], e.sum)
+		buf.Write(n[:4])
 	}
 	binary.LittleEndian.PutUint64(n[:], uint64(len(entries)))
 	buf.Write(n[:])
@@ -267,26 +317,31 @@ func (s *Store) finish(f *os.File, w *bufio.Writer, entries []indexEntry) error 
 	return nil
 }
 
-// merge rewrites every segment into one and removes the others (a key's
-// value is the same wherever it is stored: keys address content).
-func (s *Store) merge() error {
-	names, err := filepath.Glob(filepath.Join(s.dir, segPrefix+"*"+segSuffix))
-	if err != nil {
+// merge rewrites the segments into one and removes them (a segment that
+// cannot be read is removed too). It keeps, in this order, the entries this
+// build used or added and then the others, newest first, while the merged
+// segment stays under half of MaxBytes; of two entries under one key the
+// newer is kept.
+func (s *Store) merge(added []indexEntry) error {
+	names, err := segments(s.dir)
+	if err != nil || len(names) == 0 {
 		return err
 	}
 	type src struct {
 		f       *os.File
 		entries []indexEntry
 	}
-	var srcs []src
-	for _, name := range names {
-		f, err := os.Open(name)
+	var srcs []src // newest first
+	var bad []string
+	for i := len(names) - 1; i >= 0; i-- {
+		f, err := os.Open(names[i])
 		if err != nil {
 			continue
 		}
 		entries, err := readIndex(f)
 		if err != nil {
 			f.Close()
+			bad = append(bad, names[i])
 			continue
 		}
 		srcs = append(srcs, src{f, entries})
@@ -296,25 +351,39 @@ func (s *Store) merge() error {
 			sr.f.Close()
 		}
 	}()
+	recent := map[Key]bool{}
+	for _, e := range added {
+		recent[e.key] = true
+	}
+	s.used.Range(func(k, _ any) bool {
+		recent[k.(Key)] = true
+		return true
+	})
 	out, err := os.CreateTemp(s.dir, ".merge-*")
 	if err != nil {
 		return err
 	}
 	s.out, s.w, s.off, s.werr, s.added = out, bufio.NewWriterSize(out, 256<<10), 0, nil, nil
 	s.write([]byte(magic))
+	limit := s.MaxBytes / 2
 	seen := map[Key]bool{}
-	for i := range srcs {
-		for _, e := range srcs[i].entries {
-			if seen[e.key] {
-				continue
+	for _, pass := range []bool{true, false} { // the recent entries first
+		for i := range srcs {
+			for _, e := range srcs[i].entries {
+				if seen[e.key] || recent[e.key] != pass {
+					continue
+				}
+				if !pass && limit > 0 && s.off+e.len > limit {
+					continue
+				}
+				b := make([]byte, e.len)
+				if _, err := srcs[i].f.ReadAt(b, e.off); err != nil || crc32.Checksum(b, crcTable) != e.sum {
+					continue
+				}
+				seen[e.key] = true
+				s.added = append(s.added, indexEntry{key: e.key, off: s.off, len: e.len, sum: e.sum})
+				s.write(b)
 			}
-			seen[e.key] = true
-			b := make([]byte, e.len)
-			if _, err := srcs[i].f.ReadAt(b, e.off); err != nil {
-				continue
-			}
-			s.added = append(s.added, indexEntry{key: e.key, off: s.off, len: e.len})
-			s.write(b)
 		}
 	}
 	err = s.finish(out, s.w, s.added)
@@ -322,12 +391,14 @@ func (s *Store) merge() error {
 	if err != nil {
 		return err
 	}
-	merged := filepath.Join(s.dir, segPrefix+"merged"+segSuffix)
+	// Named after the newest segment it holds, so that a segment another
+	// build closes meanwhile (not merged) stays newer.
+	merged := strings.TrimSuffix(names[len(names)-1], segSuffix) + "-m" + segSuffix
 	if err := os.Rename(out.Name(), merged); err != nil {
 		os.Remove(out.Name())
 		return err
 	}
-	for _, name := range names {
+	for _, name := range append(names, bad...) {
 		if name != merged {
 			os.Remove(name)
 		}

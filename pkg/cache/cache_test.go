@@ -1,8 +1,11 @@
 package cache
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -77,5 +80,100 @@ func TestStore(t *testing.T) {
 	nilStore.Put(key(1), val(1))
 	if _, ok := nilStore.Get(key(1)); ok {
 		t.Error("a nil store hit")
+	}
+}
+
+// TestStoreDamage: a flipped byte in a value or a segment cut short is a
+// miss, never wrong bytes; a later build's entry under a key replaces an
+// earlier one; a folder over MaxBytes is merged down, keeping what the last
+// build used.
+func TestStoreDamage(t *testing.T) {
+	dir := t.TempDir()
+	k := func(i int) Key { return NewKey([]byte(fmt.Sprint(i))) }
+	put := func(vals map[int]string) {
+		s, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range vals {
+			s.Put(k(i), []byte(v))
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	get := func(i int) (string, bool) {
+		s, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		b, ok := s.Get(k(i))
+		return string(b), ok
+	}
+	put(map[int]string{1: "old one", 2: "two"})
+	put(map[int]string{1: "new one"})
+	if v, ok := get(1); !ok || v != "new one" {
+		t.Errorf("after a later put: %q %v, want the newer value", v, ok)
+	}
+
+	segs, _ := segments(dir)
+	b, err := os.ReadFile(segs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(b, []byte("two"))
+	b[i] ^= 1
+	if err := os.WriteFile(segs[0], b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := get(2); ok {
+		t.Errorf("a corrupted entry hit: %q", v)
+	}
+	if err := os.Truncate(segs[1], int64(len(magic))+5); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := get(1); ok && v != "old one" {
+		t.Errorf("a truncated segment's entry hit: %q", v)
+	}
+
+	// Bounded: many large entries, then a build that reads one of them.
+	dir = t.TempDir()
+	big := strings.Repeat("x", 1000)
+	for r := 0; r < 4; r++ {
+		vals := map[int]string{}
+		for i := 0; i < 50; i++ {
+			vals[100*r+i] = big
+		}
+		put(vals)
+	}
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.MaxBytes = 60_000
+	if _, ok := s.Get(k(5)); !ok { // the oldest build's entry, used now
+		t.Fatal("entry 5 missing before the merge")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var size int64
+	segs, _ = segments(dir)
+	for _, f := range segs {
+		st, _ := os.Stat(f)
+		size += st.Size()
+	}
+	if len(segs) != 1 || size > 30_000+int64(len(magic))+10_000 {
+		t.Errorf("after a merge over MaxBytes: %d segments, %d bytes", len(segs), size)
+	}
+	if _, ok := get(5); !ok {
+		t.Error("the merge dropped an entry the build used")
+	}
+	if _, ok := get(349); !ok {
+		t.Error("the merge dropped the newest entries")
+	}
+	if _, ok := get(0); ok {
+		t.Error("the merge kept an old unused entry past the bound")
 	}
 }

@@ -2,6 +2,7 @@ package content
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"regexp"
 	"strings"
@@ -37,7 +38,10 @@ type Page struct {
 	SlugPos  diag.Pos `yaml:"-"` // position of the slug, or of the file when the slug comes from its name
 	Body     []byte   `yaml:"-"` // nil after Load with LazyBodies: see LoadBody
 	BodyLine int      `yaml:"-"` // line number of the first body line
-	lazy     *bodyRef
+	// Sum is the SHA-256 of the file as parsed: what the page was built
+	// from, for caches that must not read the file again.
+	Sum  [32]byte `yaml:"-"`
+	lazy *bodyRef
 
 	paramsNode  *yaml.Node // for checking params against the site's schema
 	layoutGiven bool
@@ -111,7 +115,7 @@ func ParsePage(file, lang, rel string, src []byte) (*Page, diag.List) {
 		errs.Add(diag.New(diag.Pos{File: file, Line: 1, Col: 1}, "front matter is not closed").WithHint("end it with a line ---"))
 		return nil, errs
 	}
-	p := &Page{Lang: lang, File: file, Body: body, BodyLine: 3 + bytes.Count(fm, []byte("\n"))}
+	p := &Page{Lang: lang, File: file, Body: body, BodyLine: 3 + bytes.Count(fm, []byte("\n")), Sum: sha256.Sum256(src)}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(fm, &doc); err != nil {
 		errs.AddErr(diag.Pos{File: file}, yamlx.SyntaxError(file, err, 1))

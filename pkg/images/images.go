@@ -526,3 +526,13 @@ func urlStem(s string) string {
 	}
 	return string(b)
 }
+
+// EncoderIDs names the encoders and their settings (they are part of every
+// variant's URL), for caches of pages that show pictures.
+func (p *Processor) EncoderIDs() string {
+	var ids []string
+	for _, e := range append(append([]Encoder{}, p.enc.Modern...), p.enc.JPEG, p.enc.PNG) {
+		ids = append(ids, e.ID())
+	}
+	return strings.Join(ids, " ")
+}

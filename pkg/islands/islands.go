@@ -32,6 +32,7 @@ import (
 
 	"modernc.org/quickjs"
 
+	"sitegen/pkg/cache"
 	"sitegen/pkg/diag"
 	"sitegen/pkg/sitepath"
 )
@@ -54,6 +55,9 @@ type Options struct {
 	// NodePaths are extra node_modules directories searched after
 	// <Root>/node_modules (e.g. a shared install for test fixtures).
 	NodePaths []string
+
+	// Cache, when set, keeps the bundles between builds (pkg/esbuildcache).
+	Cache *cache.Store
 }
 
 // Defaults of the render limits.

@@ -34,6 +34,7 @@ type execState struct {
 	// preloads are the <link rel=preload> of the page's eager pictures,
 	// put before </head> once the page is rendered.
 	preloads []string
+	pictures []PictureUse // every picture asked for (Result.Pictures)
 	// deps records what the render uses (nil: nothing is recorded); layout
 	// is the page's layout, for the files behind the templates it runs.
 	deps   Deps

@@ -144,6 +144,9 @@ func (r *Renderer) pictureHTML(st *execState, p, alt string, o PictureOptions) (
 	if err != nil {
 		return "", err
 	}
+	if st != nil {
+		st.pictures = append(st.pictures, PictureUse{Path: p, Options: o.Options})
+	}
 	if pic.SVG { // passes through from the static files, at its own size
 		if pic.Width, pic.Height, err = r.imageSize(p); err != nil {
 			return "", fmt.Errorf("%v (an SVG picture is served as is, so it must be a static file)", err)

@@ -101,6 +101,11 @@ type Renderer struct {
 
 	ssrCalls atomic.Int64
 	ssrNanos atomic.Int64
+
+	// digests and files serve TraceDigest (see trace.go).
+	digests   sync.Map // file -> digest
+	filesOnce sync.Once
+	files     map[string]*content.Page
 }
 
 // SSRStats returns how many islands were rendered and the time spent in
@@ -114,6 +119,8 @@ type Result struct {
 	HTML    []byte
 	Main    string   // the inner HTML of <main>, for page data
 	Islands []string // names of the islands that hydrate on this page, sorted
+	// Pictures are the pictures the page asked for, in order.
+	Pictures []PictureUse
 }
 
 // New parses the templates once per locale.
@@ -156,6 +163,8 @@ func (r *Renderer) Rebind(opts Options) {
 	r.opts = opts
 	r.dims = sync.Map{}
 	r.texts = sync.Map{}
+	r.digests = sync.Map{}
+	r.filesOnce = sync.Once{}
 	r.mu.Lock()
 	r.dataFallback = map[[2]string]bool{}
 	r.mu.Unlock()
@@ -317,7 +326,7 @@ func (r *Renderer) RenderDeps(ctx context.Context, e *route.Entry, deps Deps) (*
 		out = append(out[:at:at], append([]byte(r.scriptTags(hydrated, eager)), out[at:]...)...)
 	}
 	out = insertPreloads(out, set.st.preloads)
-	return &Result{HTML: out, Main: main, Islands: hydrated}, nil
+	return &Result{HTML: out, Main: main, Islands: hydrated, Pictures: set.st.pictures}, nil
 }
 
 type textKey struct {
@@ -395,10 +404,7 @@ func (r *Renderer) body(e *route.Entry, deps Deps, st *execState) (string, error
 			return html, nil
 		}
 	}
-	var used Deps
-	if cache != nil || deps != nil {
-		used = Deps{}
-	}
+	used := Deps{}
 	images := r.markdownImages(st)
 	usedImages := false
 	var hook markdown.ImageHook
@@ -426,10 +432,23 @@ func (r *Renderer) body(e *route.Entry, deps Deps, st *execState) (string, error
 		return out, !usedImages, nil
 	}
 	var body string
-	if used == nil {
-		// The persistent cache (a build, not the dev server, which tracks
-		// what each body links to).
-		body, err = r.cached(convert, "markdown-block", []byte(e.Lang), text)
+	if cache == nil && r.opts.Cache != nil {
+		// The persistent cache keeps the links a body resolved with it:
+		// "dep\ndep\x00html".
+		var v string
+		v, err = r.cached(func() (string, bool, error) {
+			out, keep, err := convert()
+			return strings.Join(used.Sorted(), "\n") + "\x00" + out, keep, err
+		}, "markdown-block-deps", []byte(e.Lang), text)
+		if err == nil {
+			keys, html, _ := strings.Cut(v, "\x00")
+			for _, k := range strings.Split(keys, "\n") {
+				if k != "" {
+					used.add(k)
+				}
+			}
+			body = html
+		}
 	} else {
 		body, _, err = convert()
 	}

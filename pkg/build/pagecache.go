@@ -1,0 +1,118 @@
+package build
+
+import (
+	"bytes"
+	"encoding/gob"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"sitegen/pkg/cache"
+	"sitegen/pkg/render"
+	"sitegen/pkg/route"
+)
+
+// pageCache keeps each page's output (its HTML, page data and island
+// manifest: the final bytes written) in the persistent build cache, under
+// a key of the build's salt and the page's own source, with a trace of
+// everything else its render read (render.TraceDigest). A page is taken
+// from the cache only when every input of its trace is the same again;
+// otherwise it is rendered and stored anew. A nil *pageCache caches nothing
+// and counts the pages rendered.
+type pageCache struct {
+	store *cache.Store
+	salt  []byte
+	r     *render.Renderer
+
+	hits, renders atomic.Int64
+	mu            sync.Mutex
+	rendered      []string // URLs of the pages rendered (not taken from the cache)
+}
+
+// pageEntry is one cached page.
+type pageEntry struct {
+	Trace     []traceItem
+	HTML      []byte
+	Data, RSC []byte
+	Islands   []string
+	Pictures  []render.PictureUse
+}
+
+type traceItem struct{ Dep, Digest string }
+
+func (c *pageCache) key(e *route.Entry) cache.Key {
+	var flags []byte
+	for _, f := range []bool{e.Root, e.Fallback, e.Error, e.NotFound} {
+		flags = append(flags, map[bool]byte{false: '0', true: '1'}[f])
+	}
+	own, _ := c.r.TraceDigest(render.DepFile(e.Page.File))
+	return cache.NewKey(c.salt, []byte("page-1"), []byte(e.Lang), []byte(e.ID), []byte(e.URL), flags, []byte(own))
+}
+
+// lookup returns the page from the cache when its trace still holds.
+func (c *pageCache) lookup(e *route.Entry) (rendered, bool) {
+	if c == nil || c.store == nil {
+		return rendered{}, false
+	}
+	b, ok := c.store.Get(c.key(e))
+	if !ok {
+		return rendered{}, false
+	}
+	var pe pageEntry
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&pe); err != nil {
+		return rendered{}, false
+	}
+	deps := make([]string, len(pe.Trace))
+	for i, t := range pe.Trace {
+		if d, ok := c.r.TraceDigest(t.Dep); !ok || d != t.Digest {
+			return rendered{}, false
+		}
+		deps[i] = t.Dep
+	}
+	if err := c.r.Replay(e.Lang, deps, pe.Pictures); err != nil {
+		return rendered{}, false // rendering reports it
+	}
+	c.hits.Add(1)
+	return rendered{entry: e, html: pe.HTML, data: pe.Data, rsc: pe.RSC, islands: pe.Islands}, true
+}
+
+// done counts a rendered page and stores it when its render succeeded and
+// every input it recorded can be traced.
+func (c *pageCache) done(r rendered) {
+	if c == nil {
+		return
+	}
+	c.renders.Add(1)
+	c.mu.Lock()
+	c.rendered = append(c.rendered, r.entry.URL)
+	c.mu.Unlock()
+	if c.store == nil || r.err != nil || r.deps == nil {
+		return
+	}
+	pe := pageEntry{HTML: r.html, Data: r.data, RSC: r.rsc, Islands: r.islands, Pictures: r.pictures}
+	for _, k := range r.deps.Sorted() {
+		d, ok := c.r.TraceDigest(k)
+		if !ok {
+			return
+		}
+		pe.Trace = append(pe.Trace, traceItem{k, d})
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(&pe); err != nil {
+		return
+	}
+	c.store.Put(c.key(r.entry), buf.Bytes())
+}
+
+// stats returns the pages rendered, their URLs sorted, and the pages taken
+// from the cache.
+func (c *pageCache) stats() (rendered int, urls []string, cached int) {
+	if c == nil {
+		return 0, nil, 0
+	}
+	c.mu.Lock()
+	urls = append([]string(nil), c.rendered...)
+	c.mu.Unlock()
+	sort.Strings(urls)
+	return int(c.renders.Load()), urls, int(c.hits.Load())
+}
