@@ -110,6 +110,17 @@ func (r *Renderer) takeSet(ctx context.Context, lang, page string) (*execSet, er
 	select {
 	case s = <-r.pools[lang]:
 	default:
+		// Parsing and escaping a set costs more than waiting for one: make
+		// no more than there are cores to run them.
+		if made := r.made[lang]; made.Add(1) > r.maxSets {
+			made.Add(-1)
+			select {
+			case s = <-r.pools[lang]:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			break
+		}
 		st := &execState{}
 		root, layouts, errs := parseSet(r.base, r.shared, r.layouts, r.funcs(lang, st), r.opts.HTML != nil)
 		if len(errs) > 0 {

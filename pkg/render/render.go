@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -81,10 +82,16 @@ type BodyCache interface {
 // Renderer renders pages. Render is safe for concurrent use.
 type Renderer struct {
 	opts Options
-	sets map[string]map[string]*template.Template // lang -> layout -> template (for lookups only)
+	// info names the templates and layouts, and which files each template
+	// runs (from the parse trees, or from the cache: see templateInfo).
+	info templateInfo
 	// pools hold, per locale, template sets ready for one render each (see
-	// execSet); base, shared and layouts are the sources they are parsed from.
+	// execSet), parsed when a render first needs one; made counts the sets
+	// of each locale, at most maxSets. base, shared and layouts are the
+	// sources they are parsed from.
 	pools   map[string]chan *execSet
+	made    map[string]*atomic.Int32
+	maxSets int32
 	base    *source
 	shared  []source
 	layouts []source
@@ -123,9 +130,13 @@ type Result struct {
 	Pictures []PictureUse
 }
 
-// New parses the templates once per locale.
+// New reads the templates and checks them. When Options.Cache holds what
+// parsing the same templates found (their names and closure: see
+// templateInfo), nothing is parsed until a page is rendered, so a build
+// whose pages all come from a cache parses no template.
 func New(opts Options) (*Renderer, error) {
-	r := &Renderer{opts: opts, sets: map[string]map[string]*template.Template{}, pools: map[string]chan *execSet{}, dataFallback: map[[2]string]bool{}}
+	r := &Renderer{opts: opts, pools: map[string]chan *execSet{}, made: map[string]*atomic.Int32{}, dataFallback: map[[2]string]bool{},
+		maxSets: int32(max(1, runtime.GOMAXPROCS(0)))}
 	base, shared, layouts, err := templateFiles(opts.FS)
 	r.base, r.shared, r.layouts = base, shared, layouts
 	if err != nil {
@@ -135,22 +146,31 @@ func New(opts Options) (*Renderer, error) {
 		return nil, diag.New(diag.Pos{File: TemplatesDir + "/base.html"}, "missing base template").
 			WithHint(`templates/base.html is the page skeleton; it contains {{ block "main" . }}{{ end }}`)
 	}
+	for _, l := range opts.Config.Locales {
+		r.pools[l.Code] = make(chan *execSet, poolSize)
+		r.made[l.Code] = &atomic.Int32{}
+	}
+	key := r.infoKey()
+	if info, ok := loadInfo(opts.Cache, key); ok {
+		r.info, r.closure = info, info.Closure
+		return r, nil
+	}
+	// Parse one locale's set now: its errors are the templates' errors
+	// (every locale parses the same files), and it serves the first render.
 	var errs diag.List
-	for i, l := range opts.Config.Locales {
+	for _, l := range opts.Config.Locales {
 		st := &execState{}
 		root, set, e := parseSet(base, shared, layouts, r.funcs(l.Code, st), opts.HTML != nil)
-		if i == 0 {
-			errs.Merge(e) // the same files: report their errors once
-		}
-		r.sets[l.Code] = set
-		r.pools[l.Code] = make(chan *execSet, poolSize)
+		errs.Merge(e)
 		if len(e) == 0 {
 			st.set = &execSet{root: root, layouts: set, st: st}
 			r.pools[l.Code] <- st.set
-			if r.closure == nil {
-				r.closure = closureOf(set)
-			}
+			r.made[l.Code].Add(1)
+			r.info = infoOf(root, set)
+			r.closure = r.info.Closure
+			storeInfo(opts.Cache, key, r.info)
 		}
+		break
 	}
 	return r, errs.Err()
 }
@@ -291,7 +311,7 @@ func (r *Renderer) Render(ctx context.Context, e *route.Entry) (*Result, error) 
 func (r *Renderer) RenderDeps(ctx context.Context, e *route.Entry, deps Deps) (*Result, error) {
 	pg := e.Page
 	deps.add(DepFile(pg.File))
-	if _, ok := r.sets[e.Lang][pg.Layout]; !ok {
+	if !r.HasLayout(pg.Layout) {
 		return nil, diag.New(layoutPos(pg), "unknown layout %q", pg.Layout).WithHint("add templates/layouts/%s.html", pg.Layout)
 	}
 	set, err := r.takeSet(ctx, e.Lang, pg.File)
@@ -554,20 +574,7 @@ type PageError struct {
 }
 
 // HasTemplate reports whether the templates define name (e.g. "sections/features.html").
-func (r *Renderer) HasTemplate(name string) bool {
-	for _, set := range r.sets {
-		for _, t := range set {
-			return t.Lookup(name) != nil
-		}
-	}
-	return false
-}
+func (r *Renderer) HasTemplate(name string) bool { return r.info.Names[name] }
 
 // HasLayout reports whether templates/layouts/<name>.html exists.
-func (r *Renderer) HasLayout(name string) bool {
-	for _, set := range r.sets {
-		_, ok := set[name]
-		return ok
-	}
-	return false
-}
+func (r *Renderer) HasLayout(name string) bool { return r.info.Layouts[name] }

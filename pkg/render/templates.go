@@ -1,6 +1,8 @@
 package render
 
 import (
+	"bytes"
+	"encoding/gob"
 	"errors"
 	"fmt"
 	"html/template"
@@ -14,6 +16,7 @@ import (
 	"strings"
 	"text/template/parse"
 
+	"sitegen/pkg/cache"
 	"sitegen/pkg/diag"
 	"sitegen/pkg/htmlmin"
 )
@@ -158,4 +161,55 @@ func cleanExecMessage(m string) string {
 		return fmt.Sprintf("%s: %s", x[1], x[2])
 	}
 	return m
+}
+
+// templateInfo is what a build needs to know of the templates before it
+// renders: the names they define, the layouts, and the files each template
+// runs (for Deps). It is computed from the parse trees, and kept in the build
+// cache under the templates' sources, so that a build that renders nothing
+// parses nothing.
+type templateInfo struct {
+	Names   map[string]bool
+	Layouts map[string]bool
+	Closure templateClosure
+}
+
+func infoOf(root *template.Template, layouts map[string]*template.Template) templateInfo {
+	info := templateInfo{Names: map[string]bool{}, Layouts: map[string]bool{}, Closure: closureOf(layouts)}
+	for _, t := range root.Templates() {
+		info.Names[t.Name()] = true
+	}
+	for name, t := range layouts {
+		info.Layouts[name] = true
+		for _, tt := range t.Templates() {
+			info.Names[tt.Name()] = true
+		}
+	}
+	return info
+}
+
+// infoKey names the templates' sources (CacheSalt names sitegen's version,
+// which fixes the template functions).
+func (r *Renderer) infoKey() cache.Key {
+	parts := [][]byte{r.opts.CacheSalt, []byte("templates-1")}
+	for _, s := range append(append([]source{*r.base}, r.shared...), r.layouts...) {
+		parts = append(parts, []byte(s.name), []byte(s.text))
+	}
+	return cache.NewKey(parts...)
+}
+
+func loadInfo(c *cache.Store, k cache.Key) (templateInfo, bool) {
+	var info templateInfo
+	b, ok := c.Get(k)
+	if !ok || gob.NewDecoder(bytes.NewReader(b)).Decode(&info) != nil || info.Names == nil {
+		return templateInfo{}, false
+	}
+	return info, true
+}
+
+func storeInfo(c *cache.Store, k cache.Key, info templateInfo) {
+	var buf bytes.Buffer
+	if c != nil && gob.NewEncoder(&buf).Encode(&info) == nil {
+		c.Put(k, buf.Bytes())
+	}
 }
