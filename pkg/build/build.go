@@ -274,11 +274,23 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 		errs.AddErr(diag.Pos{File: schema.FileName}, err)
 		return nil, errs // data sets cannot be read without their types
 	}
+	// The build hash reads every file but the pages: it runs while the
+	// pages are read and parsed.
+	type hashed struct {
+		hash string
+		err  error
+	}
+	hashDone := make(chan hashed, 1)
+	go func() {
+		h, err := buildHash(fsys)
+		hashDone <- hashed{h, err}
+	}()
 	copts := content.Options{Langs: langs, Drafts: opts.Drafts, Schema: sch, LazyBodies: true}
 	if l := cfg.ErrorPages.Layout; l != "" {
 		copts.Layouts = map[string]string{cfg.ErrorPages.NotFound: l, cfg.ErrorPages.ServerError: l}
 	}
 	src, err := content.Load(ctx, fsys, copts)
+	hr := <-hashDone
 	if src == nil {
 		errs.AddErr(diag.Pos{File: content.Dir}, err)
 		return nil, errs
@@ -296,8 +308,8 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 	if noRender == "" {
 		errs.AddErr(diag.Pos{File: content.Dir}, err)
 	}
-	hash, err := buildHash(fsys)
-	errs.AddErr(diag.Pos{}, err)
+	hash := hr.hash
+	errs.AddErr(diag.Pos{}, hr.err)
 	var store *cache.Store
 	var cacheWarning string
 	if opts.CacheDir != "" && noRender == "" && plan != nil {
@@ -621,6 +633,10 @@ type rendered struct {
 	err      error
 	deps     render.Deps // what the render used (recorded for the page cache)
 	pictures []render.PictureUse
+	// formErr: the page's form does not match the handler's schema;
+	// formChecked is the digest of the schema its form was found to match.
+	formErr     error
+	formChecked string
 }
 
 // Write renders every page and writes the output to w (the build's
@@ -673,6 +689,26 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	// checkForm checks a page's form against the schema (once per page and
+	// schema: a page from the cache was checked when it was stored).
+	schemaDigest := ""
+	if formSchema != nil {
+		b, err := formSchema.Marshal()
+		if err != nil {
+			return nil, err
+		}
+		sum := sha256.Sum256(b)
+		schemaDigest = hex.EncodeToString(sum[:16])
+	}
+	checkForm := func(r *rendered) {
+		if r.err != nil || formSchema == nil || !forms.HasForm(r.html) || (r.formChecked != "" && r.formChecked == schemaDigest) {
+			return
+		}
+		r.formErr = formSchema.CheckMarkup(r.html, r.entry.Lang)
+		if r.formErr == nil {
+			r.formChecked = schemaDigest
+		}
+	}
 
 	// The folders shared by many pages are made once, up front.
 	if p, ok := tree.(interface{ Prepare([]string) error }); ok && tree != nil {
@@ -701,9 +737,12 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 				r, ok := s.pages.lookup(entries[i])
 				if !ok {
 					r = s.renderEntry(ctx, entries[i])
+				}
+				checkForm(&r)
+				if !ok {
 					s.pages.done(r)
 				}
-				d := pageDone{islands: r.islands, err: r.err}
+				d := pageDone{islands: r.islands, err: r.err, formErr: r.formErr}
 				if r.err == nil && ctx.Err() == nil {
 					files := s.entryFiles(r.entry)
 					writeFile(files[0], r.html)
@@ -717,9 +756,6 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 					}
 					if r.entry.ID == "home" && !r.entry.Root {
 						d.sliceErrs = writeSlices(r.entry.Lang, r.html, writeFile)
-					}
-					if formSchema != nil && forms.HasForm(r.html) {
-						d.formErr = formSchema.CheckMarkup(r.html, r.entry.Lang)
 					}
 				}
 				done[i] = d

@@ -6,9 +6,10 @@ import (
 	"sync"
 )
 
-// onceFS reads each static file of the site once per build: the build hash,
-// image sizes, file sizes and the copy into the output all read them, and
-// get the same bytes from one read. Other files (read once anyway) and every
+// onceFS reads each static file and source image of the site once per
+// build: the build hash, image sizes, file sizes, the image processor and
+// the copy into the output all read them, and get the same bytes from one
+// read. Other files (read once anyway) and every
 // other call pass through, so the checks of the underlying file system
 // (sitefs) still apply and pages are not kept in memory.
 type onceFS struct {
@@ -34,7 +35,7 @@ func (o *onceFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir
 // ReadFile returns the file's bytes, read at the first call; callers must
 // not change them.
 func (o *onceFS) ReadFile(name string) ([]byte, error) {
-	if !strings.HasPrefix(name, StaticDir+"/") {
+	if !strings.HasPrefix(name, StaticDir+"/") && !strings.HasPrefix(name, ImageDir+"/") {
 		return fs.ReadFile(o.fsys, name)
 	}
 	o.mu.Lock()

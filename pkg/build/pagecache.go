@@ -1,8 +1,8 @@
 package build
 
 import (
-	"bytes"
-	"encoding/gob"
+	"encoding/binary"
+	"encoding/json"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -36,6 +36,9 @@ type pageEntry struct {
 	Data, RSC []byte
 	Islands   []string
 	Pictures  []render.PictureUse
+	// FormChecked is the digest of the form schema the page's form matched
+	// ("" when it has none): checked again only when the schema changed.
+	FormChecked string
 }
 
 type traceItem struct{ Dep, Digest string }
@@ -46,7 +49,7 @@ func (c *pageCache) key(e *route.Entry) cache.Key {
 		flags = append(flags, map[bool]byte{false: '0', true: '1'}[f])
 	}
 	own, _ := c.r.TraceDigest(render.DepFile(e.Page.File))
-	return cache.NewKey(c.salt, []byte("page-1"), []byte(e.Lang), []byte(e.ID), []byte(e.URL), flags, []byte(own))
+	return cache.NewKey(c.salt, []byte("page-2"), []byte(e.Lang), []byte(e.ID), []byte(e.URL), flags, []byte(own))
 }
 
 // lookup returns the page from the cache when its trace still holds.
@@ -59,7 +62,7 @@ func (c *pageCache) lookup(e *route.Entry) (rendered, bool) {
 		return rendered{}, false
 	}
 	var pe pageEntry
-	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&pe); err != nil {
+	if !pe.decode(b) {
 		return rendered{}, false
 	}
 	deps := make([]string, len(pe.Trace))
@@ -73,7 +76,7 @@ func (c *pageCache) lookup(e *route.Entry) (rendered, bool) {
 		return rendered{}, false // rendering reports it
 	}
 	c.hits.Add(1)
-	return rendered{entry: e, html: pe.HTML, data: pe.Data, rsc: pe.RSC, islands: pe.Islands}, true
+	return rendered{entry: e, html: pe.HTML, data: pe.Data, rsc: pe.RSC, islands: pe.Islands, formChecked: pe.FormChecked}, true
 }
 
 // done counts a rendered page and stores it when its render succeeded and
@@ -86,10 +89,10 @@ func (c *pageCache) done(r rendered) {
 	c.mu.Lock()
 	c.rendered = append(c.rendered, r.entry.URL)
 	c.mu.Unlock()
-	if c.store == nil || r.err != nil || r.deps == nil {
+	if c.store == nil || r.err != nil || r.formErr != nil || r.deps == nil {
 		return
 	}
-	pe := pageEntry{HTML: r.html, Data: r.data, RSC: r.rsc, Islands: r.islands, Pictures: r.pictures}
+	pe := pageEntry{HTML: r.html, Data: r.data, RSC: r.rsc, Islands: r.islands, Pictures: r.pictures, FormChecked: r.formChecked}
 	for _, k := range r.deps.Sorted() {
 		d, ok := c.r.TraceDigest(k)
 		if !ok {
@@ -97,11 +100,11 @@ func (c *pageCache) done(r rendered) {
 		}
 		pe.Trace = append(pe.Trace, traceItem{k, d})
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(&pe); err != nil {
+	b, err := pe.encode()
+	if err != nil {
 		return
 	}
-	c.store.Put(c.key(r.entry), buf.Bytes())
+	c.store.Put(c.key(r.entry), b)
 }
 
 // stats returns the pages rendered, their URLs sorted, and the pages taken
@@ -115,4 +118,74 @@ func (c *pageCache) stats() (rendered int, urls []string, cached int) {
 	c.mu.Unlock()
 	sort.Strings(urls)
 	return int(c.renders.Load()), urls, int(c.hits.Load())
+}
+
+// encode writes the entry as length-prefixed fields (a page is read back in
+// every warm build: this is several times cheaper to decode than gob).
+func (pe *pageEntry) encode() ([]byte, error) {
+	pics, err := json.Marshal(pe.Pictures)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, len(pe.HTML)+len(pe.Data)+len(pe.RSC)+len(pics)+64*len(pe.Trace)+256)
+	put := func(v []byte) []byte {
+		b = binary.AppendUvarint(b, uint64(len(v)))
+		return append(b, v...)
+	}
+	b = binary.AppendUvarint(b, uint64(len(pe.Trace)))
+	for _, t := range pe.Trace {
+		b = put([]byte(t.Dep))
+		b = put([]byte(t.Digest))
+	}
+	b = binary.AppendUvarint(b, uint64(len(pe.Islands)))
+	for _, n := range pe.Islands {
+		b = put([]byte(n))
+	}
+	for _, v := range [][]byte{pe.HTML, pe.Data, pe.RSC, pics, []byte(pe.FormChecked)} {
+		b = put(v)
+	}
+	return b, nil
+}
+
+// decode reads what encode wrote; false when b is not such an entry.
+func (pe *pageEntry) decode(b []byte) bool {
+	bad := false
+	num := func() int {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > uint64(len(b)) {
+			bad = true
+			return 0
+		}
+		b = b[k:]
+		return int(n)
+	}
+	get := func() []byte {
+		n := num()
+		if bad || n > len(b) {
+			bad = true
+			return nil
+		}
+		v := b[:n:n]
+		b = b[n:]
+		return v
+	}
+	n := num()
+	pe.Trace = make([]traceItem, 0, n)
+	for i := 0; i < n && !bad; i++ {
+		pe.Trace = append(pe.Trace, traceItem{string(get()), string(get())})
+	}
+	n = num()
+	for i := 0; i < n && !bad; i++ {
+		pe.Islands = append(pe.Islands, string(get()))
+	}
+	pe.HTML, pe.Data = get(), get()
+	if pe.RSC = get(); len(pe.RSC) == 0 {
+		pe.RSC = nil
+	}
+	pics := get()
+	pe.FormChecked = string(get())
+	if bad || len(b) != 0 {
+		return false
+	}
+	return json.Unmarshal(pics, &pe.Pictures) == nil
 }
