@@ -321,7 +321,8 @@ func printReport(w io.Writer, rep *build.Report) {
 		fmt.Fprintf(w, "cache: %s\n", rep.CacheWarning)
 	}
 	if rep.CacheHits+rep.CacheMisses > 0 {
-		fmt.Fprintf(w, "cache: %d of %d Markdown and island renders reused\n", rep.CacheHits, rep.CacheHits+rep.CacheMisses)
+		fmt.Fprintf(w, "cache: %d of %d lookups hit (pages, template names, bundles, Markdown, island renders); %d template sets parsed, %d esbuild runs\n",
+			rep.CacheHits, rep.CacheHits+rep.CacheMisses, rep.TemplateSets, rep.EsbuildRuns)
 	}
 	if rep.Runtime > 0 {
 		fmt.Fprintf(w, "js: runtime    %6.1f KB gzip (included in every total above)\n", float64(rep.Runtime)/1024)

@@ -12,7 +12,6 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
-	"sitegen/pkg/cache"
 	"sitegen/pkg/esbuildcache"
 	"sitegen/pkg/esbuildmsg"
 	"sitegen/pkg/sitepath"
@@ -37,8 +36,8 @@ type Result struct {
 func Bundle(root string, minify bool) (*Result, error) { return BundleCached(root, minify, nil) }
 
 // BundleCached is Bundle through a build cache (see pkg/esbuildcache); a
-// nil store runs esbuild every time.
-func BundleCached(root string, minify bool, store *cache.Store) (*Result, error) {
+// nil cache runs esbuild every time.
+func BundleCached(root string, minify bool, c *esbuildcache.Cache) (*Result, error) {
 	res := &Result{URLs: map[string]string{}, Files: map[string][]byte{}}
 	var entries []string
 	for _, e := range Entries {
@@ -58,7 +57,7 @@ func BundleCached(root string, minify bool, store *cache.Store) (*Result, error)
 	for i, e := range entries {
 		points[i] = api.EntryPoint{InputPath: filepath.Join(absRoot, Dir, e), OutputPath: strings.TrimSuffix(path.Base(e), path.Ext(e))}
 	}
-	r := esbuildcache.Build(store, api.BuildOptions{
+	r := c.Build(api.BuildOptions{
 		EntryPointsAdvanced: points,
 		AbsWorkingDir:       absRoot,
 		Bundle:              true,

@@ -8,7 +8,6 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
-	"sitegen/pkg/cache"
 	"sitegen/pkg/esbuildcache"
 )
 
@@ -22,10 +21,10 @@ const (
 // WorkerOptions are what the service worker is built with.
 type WorkerOptions struct {
 	Minify bool
-	Retire bool              // ship the worker that unregisters itself
-	Build  string            // build hash: names the caches
-	Pages  map[string]string // locale prefix ("/pl") -> its offline page URL
-	Cache  *cache.Store      // the build cache (pkg/esbuildcache); nil: none
+	Retire bool                // ship the worker that unregisters itself
+	Build  string              // build hash: names the caches
+	Pages  map[string]string   // locale prefix ("/pl") -> its offline page URL
+	Cache  *esbuildcache.Cache // the build cache; nil: none
 }
 
 // Worker bundles /sw.js (published at the root, not fingerprinted, so that
@@ -50,7 +49,7 @@ func Worker(root string, o WorkerOptions) ([]byte, error) {
 		return nil, err
 	}
 	build, _ := json.Marshal(o.Build)
-	r := esbuildcache.Build(o.Cache, api.BuildOptions{
+	r := o.Cache.Build(api.BuildOptions{
 		EntryPoints:       []string{abs},
 		Bundle:            true,
 		Write:             false,

@@ -28,6 +28,7 @@ import (
 	"sitegen/pkg/config"
 	"sitegen/pkg/content"
 	"sitegen/pkg/diag"
+	"sitegen/pkg/esbuildcache"
 	"sitegen/pkg/forms"
 	"sitegen/pkg/htmlmin"
 	"sitegen/pkg/i18n"
@@ -119,7 +120,11 @@ type Report struct {
 	PageCache                  bool
 	PagesRendered, PagesCached int
 	Rendered                   []string
-	Images                     images.Stats
+	// TemplateSets is how many template sets were parsed (none when every
+	// page came from the cache); EsbuildRuns how many esbuild builds ran
+	// (not taken from the cache; counted with a cache only).
+	TemplateSets, EsbuildRuns int
+	Images                    images.Stats
 }
 
 // PageJS is the JavaScript one page loads.
@@ -172,6 +177,7 @@ type Site struct {
 	cache         *cache.Store      // nil without Options.CacheDir
 	pages         *pageCache        // nil without Options.CacheDir
 	html          *htmlmin.Minifier // minifies the redirect pages (the renderer minifies the others); nil: off
+	bundles       *esbuildcache.Cache
 	cacheWarning  string
 	fsys          fs.FS
 	root          string
@@ -318,9 +324,10 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 			cacheWarning = fmt.Sprintf("building without a cache: %v", err)
 		}
 	}
+	bundles := esbuildcache.New(store)
 	bundled, err := &assets.Result{URLs: map[string]string{}, Files: map[string][]byte{}}, error(nil)
 	if opts.FS == nil { // a tree from elsewhere has nothing to bundle (diskOnly)
-		bundled, err = assets.BundleCached(root, opts.Minify, store)
+		bundled, err = assets.BundleCached(root, opts.Minify, bundles)
 	}
 	if err != nil {
 		errs.AddErr(diag.Pos{File: assets.Dir}, err)
@@ -355,7 +362,7 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 	if st, err := fs.Stat(fsys, "assets/islands"); err == nil && st.IsDir() {
 		t0 := time.Now()
 		bundle, err = islands.Build(ctx, islands.Options{Root: root, Library: cfg.Islands.Library, Minify: opts.Minify,
-			RenderTimeout: cfg.Islands.RenderTimeout.Duration, BuildBudget: cfg.Islands.BuildBudget.Duration, Cache: store})
+			RenderTimeout: cfg.Islands.RenderTimeout.Duration, BuildBudget: cfg.Islands.BuildBudget.Duration, Cache: bundles})
 		bundleTime = time.Since(t0)
 		if err != nil {
 			errs.AddErr(diag.Pos{File: "assets/islands"}, err)
@@ -400,7 +407,7 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 		pages = &pageCache{store: ropts.Cache, salt: ropts.CacheSalt, r: r}
 	}
 	return &Site{Config: cfg, Source: src, Plan: plan, Renderer: r, Catalog: catalog, Assets: bundled, Statics: statics,
-		Hash: hash, Islands: bundle, IslandsBundle: bundleTime, Images: imgs, cache: ropts.Cache, pages: pages, html: ropts.HTML, cacheWarning: cacheWarning,
+		Hash: hash, Islands: bundle, IslandsBundle: bundleTime, Images: imgs, cache: ropts.Cache, pages: pages, html: ropts.HTML, bundles: bundles, cacheWarning: cacheWarning,
 		fsys: fsys, root: root, skip: skipPages(src, cfg, bad)}, errs
 }
 
@@ -937,6 +944,7 @@ feed:
 	rep.CacheWarning = s.cacheWarning
 	rep.PageCache = s.pages != nil
 	rep.PagesRendered, rep.Rendered, rep.PagesCached = s.pages.stats()
+	rep.TemplateSets, rep.EsbuildRuns = s.Renderer.TemplateSets(), s.bundles.Runs()
 	return rep, nil
 }
 
@@ -1046,7 +1054,7 @@ func (s *Site) worker() ([]byte, error) {
 			pages[l.Prefix] = e.URL
 		}
 	}
-	return assets.Worker(s.root, assets.WorkerOptions{Minify: true, Retire: s.Config.ServiceWorker.Retire, Build: s.Hash, Pages: pages, Cache: s.cache})
+	return assets.Worker(s.root, assets.WorkerOptions{Minify: true, Retire: s.Config.ServiceWorker.Retire, Build: s.Hash, Pages: pages, Cache: s.bundles})
 }
 
 // cacheSalt names everything a cached page, Markdown render or island SSR

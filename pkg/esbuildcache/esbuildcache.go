@@ -24,20 +24,43 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/evanw/esbuild/pkg/api"
 
 	"sitegen/pkg/cache"
 )
 
+// Cache runs builds through a store. A nil *Cache runs esbuild every time.
+type Cache struct {
+	store *cache.Store
+	runs  atomic.Int64
+}
+
+// New returns a Cache over store (nil when store is nil).
+func New(store *cache.Store) *Cache {
+	if store == nil {
+		return nil
+	}
+	return &Cache{store: store}
+}
+
+// Runs returns how many builds ran esbuild (were not taken from the cache).
+func (c *Cache) Runs() int {
+	if c == nil {
+		return 0
+	}
+	return int(c.runs.Load())
+}
+
 // Build returns api.Build(bo), or the result of an earlier build with the
 // same key whose input files are unchanged. virtual are the sources of the
-// modules bo's plugins serve (they are part of the key). A nil store runs
-// esbuild every time.
-func Build(store *cache.Store, bo api.BuildOptions, virtual ...string) api.BuildResult {
-	if store == nil {
+// modules bo's plugins serve (they are part of the key).
+func (c *Cache) Build(bo api.BuildOptions, virtual ...string) api.BuildResult {
+	if c == nil {
 		return api.Build(bo)
 	}
+	store := c.store
 	bo.Metafile = true // the trace's input files
 	dir := bo.AbsWorkingDir
 	if dir == "" {
@@ -50,6 +73,7 @@ func Build(store *cache.Store, bo api.BuildOptions, virtual ...string) api.Build
 			return api.BuildResult{OutputFiles: e.Outputs, Metafile: e.Metafile}
 		}
 	}
+	c.runs.Add(1)
 	res := api.Build(bo)
 	if len(res.Errors) > 0 || len(res.Warnings) > 0 {
 		return res

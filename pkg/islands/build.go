@@ -17,7 +17,6 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"sitegen/pkg/diag"
-	"sitegen/pkg/esbuildcache"
 	"sitegen/pkg/esbuildmsg"
 )
 
@@ -187,7 +186,7 @@ func buildSSR(opts Options, names []string, target string) (js, smap []byte, err
 	default:
 		bo.Target = api.ES2020
 	}
-	res := esbuildcache.Build(opts.Cache, bo, ssrEntry(opts.Library, names))
+	res := opts.Cache.Build(bo, ssrEntry(opts.Library, names))
 	if err := esbuildmsg.Err(bo.AbsWorkingDir, res.Errors); err != nil {
 		return nil, nil, err
 	}
@@ -240,7 +239,7 @@ func buildClient(opts Options, names []string, b *Bundle) error {
 	if opts.Minify {
 		bo.MinifyWhitespace, bo.MinifyIdentifiers, bo.MinifySyntax = true, true, true
 	}
-	res := esbuildcache.Build(opts.Cache, bo, loaderEntry(opts.Library))
+	res := opts.Cache.Build(bo, loaderEntry(opts.Library))
 	if err := esbuildmsg.Err(bo.AbsWorkingDir, res.Errors); err != nil {
 		return err
 	}

@@ -32,8 +32,8 @@ import (
 
 	"modernc.org/quickjs"
 
-	"sitegen/pkg/cache"
 	"sitegen/pkg/diag"
+	"sitegen/pkg/esbuildcache"
 	"sitegen/pkg/sitepath"
 )
 
@@ -57,7 +57,7 @@ type Options struct {
 	NodePaths []string
 
 	// Cache, when set, keeps the bundles between builds (pkg/esbuildcache).
-	Cache *cache.Store
+	Cache *esbuildcache.Cache
 }
 
 // Defaults of the render limits.

@@ -573,6 +573,15 @@ type PageError struct {
 	Page string
 }
 
+// TemplateSets returns how many template sets this renderer parsed.
+func (r *Renderer) TemplateSets() int {
+	n := 0
+	for _, m := range r.made {
+		n += int(m.Load())
+	}
+	return n
+}
+
 // HasTemplate reports whether the templates define name (e.g. "sections/features.html").
 func (r *Renderer) HasTemplate(name string) bool { return r.info.Names[name] }
 
