@@ -116,7 +116,8 @@ type Report struct {
 	CacheWarning           string // why the cache was not used, if it was not
 	// PageCache says the build used the persistent cache; PagesRendered
 	// pages were then rendered (their URLs in Rendered, sorted) and
-	// PagesCached taken whole from the cache. The root page counts as one.
+	// PagesCached taken whole from the cache. The counts leave out the root
+	// page, as Pages does; Rendered does not.
 	PageCache                  bool
 	PagesRendered, PagesCached int
 	Rendered                   []string

@@ -75,7 +75,9 @@ func (c *pageCache) lookup(e *route.Entry) (rendered, bool) {
 	if err := c.r.Replay(e.Lang, deps, pe.Pictures); err != nil {
 		return rendered{}, false // rendering reports it
 	}
-	c.hits.Add(1)
+	if !e.Root {
+		c.hits.Add(1)
+	}
 	return rendered{entry: e, html: pe.HTML, data: pe.Data, rsc: pe.RSC, islands: pe.Islands, formChecked: pe.FormChecked}, true
 }
 
@@ -85,7 +87,9 @@ func (c *pageCache) done(r rendered) {
 	if c == nil {
 		return
 	}
-	c.renders.Add(1)
+	if !r.entry.Root {
+		c.renders.Add(1)
+	}
 	c.mu.Lock()
 	c.rendered = append(c.rendered, r.entry.URL)
 	c.mu.Unlock()
@@ -108,7 +112,8 @@ func (c *pageCache) done(r rendered) {
 }
 
 // stats returns the pages rendered, their URLs sorted, and the pages taken
-// from the cache.
+// from the cache. The counts leave out the root page (a copy of a home
+// page, not counted as a page of the site); the URLs do not.
 func (c *pageCache) stats() (rendered int, urls []string, cached int) {
 	if c == nil {
 		return 0, nil, 0
