@@ -230,7 +230,9 @@ func TestCacheOneChangedPage(t *testing.T) {
 		t.Errorf("title edit: rendered %v, want the pages it changed: %v", rep.Rendered, changed)
 	}
 
-	edit(t, site, post, func(s string) string { return strings.Replace(s, "slug: blog/biznes/chatboty-w-obsludze-klienta", "slug: blog/biznes/chatboty-nowe", 1) })
+	edit(t, site, post, func(s string) string {
+		return strings.Replace(s, "slug: blog/biznes/chatboty-w-obsludze-klienta", "slug: blog/biznes/chatboty-nowe", 1)
+	})
 	rep, got = buildWith(t, site, cacheDir)
 	if rep.PagesCached != 0 {
 		t.Errorf("after a slug change %d pages came from the cache", rep.PagesCached)
