@@ -15,9 +15,10 @@ import (
 // a template that includes itself is an error long before the Go stack is.
 const MaxNesting = 64
 
-// execSet is one locale's templates parsed with functions bound to one
-// execState. A render takes a set from the locale's pool for its whole run,
-// so the state is per render call and never shared between goroutines.
+// execSet is the templates parsed with functions bound to one execState. A
+// render takes a set from the pool for its whole run, so the state (the
+// page's locale included) is per render call and never shared between
+// goroutines.
 type execSet struct {
 	root    *template.Template            // base + partials + sections
 	layouts map[string]*template.Template // layout name -> root clone + layout
@@ -28,6 +29,7 @@ type execSet struct {
 type execState struct {
 	set   *execSet
 	ctx   context.Context
+	lang  string   // the locale of the page being rendered
 	page  string   // the page being rendered (its source file)
 	chain []string // partials and sections being executed, outermost first
 	marks pageMarks
@@ -103,39 +105,39 @@ func (st *execState) execNested(name string, run func(*strings.Builder) error) (
 	return template.HTML(b.String()), nil
 }
 
-// takeSet returns a template set of lang bound to a fresh state for one
-// render; putSet gives it back.
+// takeSet returns a template set bound to a fresh state for one render of
+// a page in lang; putSet gives it back.
 func (r *Renderer) takeSet(ctx context.Context, lang, page string) (*execSet, error) {
 	var s *execSet
 	select {
-	case s = <-r.pools[lang]:
+	case s = <-r.pool:
 	default:
 		// Parsing and escaping a set costs more than waiting for one: make
 		// no more than there are cores to run them.
-		if made := r.made[lang]; made.Add(1) > r.maxSets {
-			made.Add(-1)
+		if r.made.Add(1) > r.maxSets {
+			r.made.Add(-1)
 			select {
-			case s = <-r.pools[lang]:
+			case s = <-r.pool:
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
 			break
 		}
 		st := &execState{}
-		root, layouts, errs := parseSet(r.base, r.shared, r.layouts, r.funcs(lang, st), r.opts.HTML != nil)
+		root, layouts, errs := parseSet(r.base, r.shared, r.layouts, r.funcs(st), r.opts.HTML != nil)
 		if len(errs) > 0 {
 			return nil, errs.Err()
 		}
 		s = &execSet{root: root, layouts: layouts, st: st}
 	}
-	*s.st = execState{set: s, ctx: ctx, page: page, chain: s.st.chain[:0]}
+	*s.st = execState{set: s, ctx: ctx, lang: lang, page: page, chain: s.st.chain[:0]}
 	return s, nil
 }
 
 func (r *Renderer) putSet(lang string, s *execSet) {
 	s.st.ctx = nil
 	select {
-	case r.pools[lang] <- s:
+	case r.pool <- s:
 	default: // the pool is full: let this one go
 	}
 }

@@ -38,31 +38,32 @@ type PageLink struct {
 	ImageAlt                             string       // params.imageAlt
 }
 
-// funcs returns the template functions of lang; st is the state of the render
-// call the template set they are parsed into serves.
-func (r *Renderer) funcs(lang string, st *execState) template.FuncMap {
+// funcs returns the template functions; st is the state of the render call
+// the template set they are parsed into serves (its locale included, so one
+// set serves every locale).
+func (r *Renderer) funcs(st *execState) template.FuncMap {
 	resolve := func(target string) (string, error) {
-		u, err := r.opts.Plan.Resolve(lang, target)
+		u, err := r.opts.Plan.Resolve(st.lang, target)
 		if err == nil {
-			r.link(st.deps, lang, u)
+			r.link(st.deps, st.lang, u)
 		}
 		return u, err
 	}
 	str := func(key string) {
-		st.deps.add(DepString(lang, key))
+		st.deps.add(DepString(st.lang, key))
 		st.deps.add(DepString(r.opts.Plan.Default.Code, key))
 	}
 	return template.FuncMap{
 		"t": func(key string, def ...string) string {
 			str(key)
 			if len(def) > 0 {
-				return r.opts.Catalog.TDefault(lang, key, def[0])
+				return r.opts.Catalog.TDefault(st.lang, key, def[0])
 			}
-			return r.opts.Catalog.T(lang, key)
+			return r.opts.Catalog.T(st.lang, key)
 		},
 		"tnull": func(key string) any {
 			str(key)
-			if s := r.opts.Catalog.TNull(lang, key); s != nil {
+			if s := r.opts.Catalog.TNull(st.lang, key); s != nil {
 				return *s
 			}
 			return nil
@@ -85,17 +86,17 @@ func (r *Renderer) funcs(lang string, st *execState) template.FuncMap {
 			return "", fmt.Errorf("link: cannot resolve a %T", v)
 		},
 		"data": func(name string) (any, error) {
-			s, ok := r.data(st.deps, lang, name)
+			s, ok := r.data(st.deps, st.lang, name)
 			if !ok {
 				return nil, fmt.Errorf("unknown data set %q", name)
 			}
 			return s.Value, nil
 		},
 		"md": func(v any) (template.HTML, error) {
-			return r.markdownOnce(st, lang, false, textSource(v))
+			return r.markdownOnce(st, st.lang, false, textSource(v))
 		},
 		"mdblock": func(v any) (template.HTML, error) {
-			return r.markdownOnce(st, lang, true, textSource(v))
+			return r.markdownOnce(st, st.lang, true, textSource(v))
 		},
 		"partial": func(name string, data any) (template.HTML, error) {
 			t := st.set.root.Lookup(name)
@@ -121,7 +122,7 @@ func (r *Renderer) funcs(lang string, st *execState) template.FuncMap {
 		},
 		"section":  func(s content.Section, pc *PageContext) (template.HTML, error) { return r.section(st, s, pc) },
 		"sections": func(pc *PageContext) (template.HTML, error) { return r.sections(st, pc) },
-		"pages":    func(id string) ([]PageLink, error) { return r.pages(st.deps, lang, id) },
+		"pages":    func(id string) ([]PageLink, error) { return r.pages(st.deps, st.lang, id) },
 		"asset": func(name string) (string, error) {
 			st.deps.add(DepAsset(name))
 			if u, ok := r.opts.Assets[name]; ok {
@@ -153,7 +154,7 @@ func (r *Renderer) funcs(lang string, st *execState) template.FuncMap {
 		"scripts":          st.slot,
 		mainStartFunc:      func() string { return st.mark(false) },
 		mainEndFunc:        func() string { return st.mark(true) },
-		"showAnnouncement": func(v any) (bool, error) { return r.showAnnouncement(st.deps, lang, v) },
+		"showAnnouncement": func(v any) (bool, error) { return r.showAnnouncement(st.deps, st.lang, v) },
 		"dict":             dict,
 		"list": func(v ...any) []any {
 			if v == nil {
@@ -194,7 +195,7 @@ func (r *Renderer) funcs(lang string, st *execState) template.FuncMap {
 		"str":        func(v any) string { return fmt.Sprint(v) },
 		"dateStatus": r.dateStatus,
 		"daysSince":  r.daysSince,
-		"fileSize":   func(v any) (string, error) { return r.fileSize(v, lang) },
+		"fileSize":   func(v any) (string, error) { return r.fileSize(v, st.lang) },
 		"fileExt": func(v any) string {
 			return strings.TrimPrefix(strings.ToLower(path.Ext(fmt.Sprint(v))), ".")
 		},

@@ -85,12 +85,12 @@ type Renderer struct {
 	// info names the templates and layouts, and which files each template
 	// runs (from the parse trees, or from the cache: see templateInfo).
 	info templateInfo
-	// pools hold, per locale, template sets ready for one render each (see
-	// execSet), parsed when a render first needs one; made counts the sets
-	// of each locale, at most maxSets. base, shared and layouts are the
-	// sources they are parsed from.
-	pools   map[string]chan *execSet
-	made    map[string]*atomic.Int32
+	// pool holds template sets ready for one render each (see execSet),
+	// parsed when a render first needs one; made counts them, at most
+	// maxSets. base, shared and layouts are the sources they are parsed
+	// from.
+	pool    chan *execSet
+	made    atomic.Int32
 	maxSets int32
 	base    *source
 	shared  []source
@@ -135,7 +135,7 @@ type Result struct {
 // templateInfo), nothing is parsed until a page is rendered, so a build
 // whose pages all come from a cache parses no template.
 func New(opts Options) (*Renderer, error) {
-	r := &Renderer{opts: opts, pools: map[string]chan *execSet{}, made: map[string]*atomic.Int32{}, dataFallback: map[[2]string]bool{},
+	r := &Renderer{opts: opts, pool: make(chan *execSet, poolSize), dataFallback: map[[2]string]bool{},
 		maxSets: int32(max(1, runtime.GOMAXPROCS(0)))}
 	base, shared, layouts, err := templateFiles(opts.FS)
 	r.base, r.shared, r.layouts = base, shared, layouts
@@ -146,31 +146,22 @@ func New(opts Options) (*Renderer, error) {
 		return nil, diag.New(diag.Pos{File: TemplatesDir + "/base.html"}, "missing base template").
 			WithHint(`templates/base.html is the page skeleton; it contains {{ block "main" . }}{{ end }}`)
 	}
-	for _, l := range opts.Config.Locales {
-		r.pools[l.Code] = make(chan *execSet, poolSize)
-		r.made[l.Code] = &atomic.Int32{}
-	}
 	key := r.infoKey()
 	if info, ok := loadInfo(opts.Cache, key); ok {
 		r.info, r.closure = info, info.Closure
 		return r, nil
 	}
-	// Parse one locale's set now: its errors are the templates' errors
-	// (every locale parses the same files), and it serves the first render.
-	var errs diag.List
-	for _, l := range opts.Config.Locales {
-		st := &execState{}
-		root, set, e := parseSet(base, shared, layouts, r.funcs(l.Code, st), opts.HTML != nil)
-		errs.Merge(e)
-		if len(e) == 0 {
-			st.set = &execSet{root: root, layouts: set, st: st}
-			r.pools[l.Code] <- st.set
-			r.made[l.Code].Add(1)
-			r.info = infoOf(root, set)
-			r.closure = r.info.Closure
-			storeInfo(opts.Cache, key, r.info)
-		}
-		break
+	// Parse one set now: its errors are the templates' errors, and it
+	// serves the first render.
+	st := &execState{}
+	root, set, errs := parseSet(base, shared, layouts, r.funcs(st), opts.HTML != nil)
+	if len(errs) == 0 {
+		st.set = &execSet{root: root, layouts: set, st: st}
+		r.pool <- st.set
+		r.made.Add(1)
+		r.info = infoOf(root, set)
+		r.closure = r.info.Closure
+		storeInfo(opts.Cache, key, r.info)
 	}
 	return r, errs.Err()
 }
@@ -574,13 +565,7 @@ type PageError struct {
 }
 
 // TemplateSets returns how many template sets this renderer parsed.
-func (r *Renderer) TemplateSets() int {
-	n := 0
-	for _, m := range r.made {
-		n += int(m.Load())
-	}
-	return n
-}
+func (r *Renderer) TemplateSets() int { return int(r.made.Load()) }
 
 // HasTemplate reports whether the templates define name (e.g. "sections/features.html").
 func (r *Renderer) HasTemplate(name string) bool { return r.info.Names[name] }
