@@ -292,14 +292,32 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 		h, err := buildHash(fsys)
 		hashDone <- hashed{h, err}
 	}()
+	// esbuild bundles the assets and islands meanwhile too (they depend on
+	// no page).
+	var store *cache.Store
+	var cacheWarning string
+	if opts.CacheDir != "" && noRender == "" {
+		// A cache that cannot be used slows the build down; it never stops it.
+		if store, err = cache.Open(opts.CacheDir); err != nil {
+			cacheWarning = fmt.Sprintf("building without a cache: %v", err)
+		}
+	}
+	bundles := esbuildcache.New(store)
+	bundlesDone := make(chan bundling, 1)
+	go func() { bundlesDone <- bundle(ctx, opts, root, fsys, cfg, bundles) }()
 	copts := content.Options{Langs: langs, Drafts: opts.Drafts, Schema: sch, LazyBodies: true}
 	if l := cfg.ErrorPages.Layout; l != "" {
 		copts.Layouts = map[string]string{cfg.ErrorPages.NotFound: l, cfg.ErrorPages.ServerError: l}
 	}
 	src, err := content.Load(ctx, fsys, copts)
 	hr := <-hashDone
+	bd := <-bundlesDone
 	if src == nil {
 		errs.AddErr(diag.Pos{File: content.Dir}, err)
+		if bd.islands != nil {
+			bd.islands.Close()
+		}
+		store.Close()
 		return nil, errs
 	}
 	errs.AddErr(diag.Pos{File: content.Dir}, err)
@@ -317,23 +335,10 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 	}
 	hash := hr.hash
 	errs.AddErr(diag.Pos{}, hr.err)
-	var store *cache.Store
-	var cacheWarning string
-	if opts.CacheDir != "" && noRender == "" && plan != nil {
-		// A cache that cannot be used slows the build down; it never stops it.
-		if store, err = cache.Open(opts.CacheDir); err != nil {
-			cacheWarning = fmt.Sprintf("building without a cache: %v", err)
-		}
-	}
-	bundles := esbuildcache.New(store)
-	bundled, err := &assets.Result{URLs: map[string]string{}, Files: map[string][]byte{}}, error(nil)
-	if opts.FS == nil { // a tree from elsewhere has nothing to bundle (diskOnly)
-		bundled, err = assets.BundleCached(root, opts.Minify, bundles)
-	}
-	if err != nil {
-		errs.AddErr(diag.Pos{File: assets.Dir}, err)
+	bundled := bd.assets
+	if bd.assetsErr != nil {
+		errs.AddErr(diag.Pos{File: assets.Dir}, bd.assetsErr)
 		noRender = "the stylesheets and scripts in assets/ did not bundle"
-		bundled = &assets.Result{URLs: map[string]string{}, Files: map[string][]byte{}}
 	}
 	strs := map[string]map[string]string{}
 	for _, l := range langs {
@@ -358,21 +363,14 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 	imgs, imageFiles, err := newImages(fsys, root, opts.ImageCache)
 	errs.AddErr(diag.Pos{File: ImageDir}, err)
 	ropts.Images = imgs
-	var bundle *islands.Bundle
-	var bundleTime time.Duration
-	if st, err := fs.Stat(fsys, "assets/islands"); err == nil && st.IsDir() {
-		t0 := time.Now()
-		bundle, err = islands.Build(ctx, islands.Options{Root: root, Library: cfg.Islands.Library, Minify: opts.Minify,
-			RenderTimeout: cfg.Islands.RenderTimeout.Duration, BuildBudget: cfg.Islands.BuildBudget.Duration, Cache: bundles})
-		bundleTime = time.Since(t0)
-		if err != nil {
-			errs.AddErr(diag.Pos{File: "assets/islands"}, err)
-			noRender = "the islands in assets/islands/ did not bundle"
-		} else {
-			ropts.Islands = bundle
-		}
+	bundle, bundleTime := bd.islands, bd.islandsTime
+	if bd.islandsErr != nil {
+		errs.AddErr(diag.Pos{File: "assets/islands"}, bd.islandsErr)
+		noRender = "the islands in assets/islands/ did not bundle"
+	} else if bundle != nil {
+		ropts.Islands = bundle
 	}
-	if store != nil {
+	if store != nil && plan != nil {
 		ropts.Cache = store
 		ropts.CacheSalt = cacheSalt(opts, date, cfg, hash, plan, bundle, bundled, scripts, imgs)
 	}
@@ -408,7 +406,7 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 		pages = &pageCache{store: ropts.Cache, salt: ropts.CacheSalt, r: r}
 	}
 	return &Site{Config: cfg, Source: src, Plan: plan, Renderer: r, Catalog: catalog, Assets: bundled, Statics: statics,
-		Hash: hash, Islands: bundle, IslandsBundle: bundleTime, Images: imgs, cache: ropts.Cache, pages: pages, html: ropts.HTML, bundles: bundles, cacheWarning: cacheWarning,
+		Hash: hash, Islands: bundle, IslandsBundle: bundleTime, Images: imgs, cache: store, pages: pages, html: ropts.HTML, bundles: bundles, cacheWarning: cacheWarning,
 		fsys: fsys, root: root, skip: skipPages(src, cfg, bad)}, errs
 }
 
@@ -419,6 +417,36 @@ func htmlMinifier(minify bool) *htmlmin.Minifier {
 		return nil
 	}
 	return htmlmin.New()
+
+}
+
+// bundling is what esbuild made of the site's assets and islands.
+type bundling struct {
+	assets      *assets.Result
+	assetsErr   error
+	islands     *islands.Bundle // nil without assets/islands/
+	islandsErr  error
+	islandsTime time.Duration
+}
+
+// bundle bundles the stylesheets and scripts under assets/ and the islands
+// under assets/islands/.
+func bundle(ctx context.Context, opts Options, root string, fsys fs.FS, cfg *config.Config, bundles *esbuildcache.Cache) bundling {
+	b := bundling{assets: &assets.Result{URLs: map[string]string{}, Files: map[string][]byte{}}}
+	if opts.FS == nil { // a tree from elsewhere has nothing to bundle (diskOnly)
+		if res, err := assets.BundleCached(root, opts.Minify, bundles); err != nil {
+			b.assetsErr = err
+		} else {
+			b.assets = res
+		}
+	}
+	if st, err := fs.Stat(fsys, "assets/islands"); err == nil && st.IsDir() {
+		t0 := time.Now()
+		b.islands, b.islandsErr = islands.Build(ctx, islands.Options{Root: root, Library: cfg.Islands.Library, Minify: opts.Minify,
+			RenderTimeout: cfg.Islands.RenderTimeout.Duration, BuildBudget: cfg.Islands.BuildBudget.Duration, Cache: bundles})
+		b.islandsTime = time.Since(t0)
+	}
+	return b
 }
 
 // skipPages returns the source files of the pages not to render: those with
