@@ -156,7 +156,7 @@ func buildFlags(cmd *cobra.Command, o *build.Options) {
 	if dir, err := cache.DefaultDir(); err == nil {
 		o.CacheDir = dir
 	}
-	cmd.Flags().StringVar(&o.CacheDir, "cache-dir", o.CacheDir, "folder of the build cache (rendered Markdown and island SSR, addressed by content); empty: no cache")
+	cmd.Flags().StringVar(&o.CacheDir, "cache-dir", o.CacheDir, "folder of the build cache (pages, esbuild bundles, Markdown and island renders, addressed by content); empty: no cache")
 	var noCache bool
 	cmd.Flags().BoolVar(&noCache, "no-cache", false, "neither read nor write the build cache")
 	cmd.PreRun = func(*cobra.Command, []string) {

@@ -64,8 +64,9 @@ type Options struct {
 	ImageCache string
 	Logger     *slog.Logger
 	// CacheDir, when set, is the folder of the persistent build cache
-	// (pkg/cache): rendered Markdown and island SSR kept between builds.
-	// Output is byte-identical with and without it.
+	// (pkg/cache): pages' final bytes (see pageCache), esbuild bundles,
+	// rendered Markdown and island SSR kept between builds. Output is
+	// byte-identical with and without it.
 	CacheDir string
 	// AfterWrite, when set, is called once every page is written, while the
 	// site is still loaded (sitegen build --memprofile uses it).
