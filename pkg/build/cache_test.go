@@ -240,3 +240,29 @@ func TestCacheOneChangedPage(t *testing.T) {
 	_, want = buildWith(t, site, "")
 	sameTree(t, "moved page, cache vs none", want, got)
 }
+
+// TestCacheReplay: a build whose pages all come from the cache reports what
+// rendering them would have: the UI strings missing in a locale, the data
+// sets taken from the default locale, the script payloads.
+func TestCacheReplay(t *testing.T) {
+	src := fixtureCopy(t)
+	cacheDir := t.TempDir()
+	none, want := buildWith(t, src, "")
+	buildWith(t, src, cacheDir)
+	warm, got := buildWith(t, src, cacheDir)
+	sameTree(t, "fixture, cache vs none", want, got)
+	if warm.PagesRendered != 0 || warm.PagesCached == 0 {
+		t.Fatalf("second build: %d pages rendered, %d from the cache", warm.PagesRendered, warm.PagesCached)
+	}
+	if len(none.StringMisses) == 0 || !slices.Equal(warm.StringMisses, none.StringMisses) {
+		t.Errorf("string misses from the cache %v, without %v", warm.StringMisses, none.StringMisses)
+	}
+	if !slices.Equal(warm.DataFallbacks, none.DataFallbacks) {
+		t.Errorf("data fallbacks from the cache %v, without %v", warm.DataFallbacks, none.DataFallbacks)
+	}
+	for l, js := range none.JS {
+		if w := warm.JS[l]; w.GzipBytes != js.GzipBytes || w.Page != js.Page || !slices.Equal(w.Islands, js.Islands) {
+			t.Errorf("layout %s: script payload from the cache %+v, without %+v", l, w, js)
+		}
+	}
+}
