@@ -8,6 +8,7 @@ import (
 	"compress/gzip"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -418,7 +419,6 @@ func htmlMinifier(minify bool) *htmlmin.Minifier {
 		return nil
 	}
 	return htmlmin.New()
-
 }
 
 // bundling is what esbuild made of the site's assets and islands.
@@ -761,6 +761,20 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 		}
 	}
 
+	// Off the pages' path, while they render: the service worker's bundle
+	// and the gzip sizes of the scripts the summary reports.
+	type swResult struct {
+		b   []byte
+		err error
+	}
+	swDone := make(chan swResult, 1)
+	go func() {
+		b, err := s.worker()
+		swDone <- swResult{b, err}
+	}()
+	sizerDone := make(chan func([]string) int, 1)
+	go func() { sizerDone <- s.jsSizer() }()
+
 	// Render, write and forget: each worker holds one page's bytes at a time;
 	// the order of writes never changes the bytes.
 	done := make([]pageDone, len(entries))
@@ -827,7 +841,7 @@ feed:
 
 	// The summary's work comes after the writes, in page order: the gzip
 	// size of each distinct script is computed once.
-	jsSize := s.jsSizer()
+	jsSize := <-sizerDone
 	def := s.Config.DefaultLocale()
 	var notFound []output.NotFound // each locale's 404 page
 	// One template error usually fails many pages: report it once, with the
@@ -907,7 +921,8 @@ feed:
 	}
 	rep.RedirectTable = output.RedirectTable(s.Plan.Redirects)
 	rep.HeaderRules = output.HeaderRules(s.policy())
-	sw, err := s.worker()
+	swr := <-swDone
+	sw, err := swr.b, swr.err
 	if err != nil {
 		return nil, err
 	}
@@ -1129,7 +1144,9 @@ func (s *Site) RenderURL(ctx context.Context, url string) (_ []byte, _ bool, err
 	return res.HTML, true, nil
 }
 
-// jsSizer returns a function summing the gzip sizes of script URLs.
+// jsSizer returns a function summing the gzip sizes of script URLs. The
+// size of every script is computed up front (or read from the build cache,
+// by the script's content); the function is safe for one goroutine.
 func (s *Site) jsSizer() func([]string) int {
 	files := map[string][]byte{}
 	for name, b := range s.Assets.Files {
@@ -1140,19 +1157,37 @@ func (s *Site) jsSizer() func([]string) int {
 			files["/"+name] = b
 		}
 	}
-	cache := map[string]int{}
+	sizes := map[string]int{}
+	for u, b := range files {
+		if strings.HasSuffix(u, ".js") {
+			sizes[u] = s.gzipSize(b)
+		}
+	}
 	return func(urls []string) int {
 		total := 0
 		for _, u := range urls {
-			n, ok := cache[u]
+			n, ok := sizes[u]
 			if !ok {
-				n = gzipSize(files[u])
-				cache[u] = n
+				n = s.gzipSize(files[u])
+				sizes[u] = n
 			}
 			total += n
 		}
 		return total
 	}
+}
+
+// gzipSize is gzipSize through the build cache.
+func (s *Site) gzipSize(b []byte) int {
+	k := cache.NewKey([]byte("gzip-size-1"), b)
+	if v, ok := s.cache.Get(k); ok {
+		if n, w := binary.Uvarint(v); w > 0 {
+			return int(n)
+		}
+	}
+	n := gzipSize(b)
+	s.cache.Put(k, binary.AppendUvarint(nil, uint64(n)))
+	return n
 }
 
 func gzipSize(b []byte) int {
