@@ -17,10 +17,11 @@
 // entry wins over an earlier one's under the same key (a page's cache entry
 // is replaced when what it depends on changes).
 //
-// The folder is bounded: when it holds more than maxSegs segments or more
-// than Store.MaxBytes, Close merges the segments into one, keeping first the
+// The folder is bounded: when it holds more than maxSegs segments, more
+// than Store.MaxBytes, or a segment it cannot read, Close merges the segments into one, keeping first the
 // entries this build used or stored, then the newest others, up to half of
-// MaxBytes; the rest is dropped. Deleting the folder is always safe.
+// MaxBytes; the rest is dropped, and so are the temporary files of builds
+// killed more than a day before. Deleting the folder is always safe.
 package cache
 
 import (
@@ -84,6 +85,7 @@ type Store struct {
 	dir   string
 	segs  []*os.File
 	size  int64 // bytes of the segments read by Open
+	stale bool  // Open met a segment it cannot read (damaged, or another format)
 	index map[Key]loc
 	used  sync.Map // Key -> struct{}: entries this build read
 
@@ -131,6 +133,7 @@ func Open(dir string) (*Store, error) {
 		entries, err := readIndex(f)
 		if err != nil {
 			f.Close()
+			s.stale = true
 			continue
 		}
 		for _, e := range entries {
@@ -277,7 +280,7 @@ func (s *Store) Close() error {
 		s.out = nil
 		s.size += s.off
 	}
-	if err == nil && (len(s.segs)+1 > maxSegs || (s.MaxBytes > 0 && s.size > s.MaxBytes)) {
+	if err == nil && (s.stale || len(s.segs)+1 > maxSegs || (s.MaxBytes > 0 && s.size > s.MaxBytes)) {
 		err = s.merge(added)
 	}
 	for _, f := range s.segs {
@@ -403,7 +406,26 @@ func (s *Store) merge(added []indexEntry) error {
 			os.Remove(name)
 		}
 	}
+	removeAbandoned(s.dir)
 	return nil
+}
+
+// abandonedAge is how old a temporary file must be before a merge takes it
+// for one a killed build left (a running build's is minutes old at most).
+const abandonedAge = 24 * time.Hour
+
+// removeAbandoned removes the temporary files of builds that never closed
+// their store. Their age is the only use of a modification time here: it
+// never decides what an entry holds.
+func removeAbandoned(dir string) {
+	for _, pat := range []string{".tmp-*", ".merge-*"} {
+		names, _ := filepath.Glob(filepath.Join(dir, pat))
+		for _, name := range names {
+			if st, err := os.Stat(name); err == nil && time.Since(st.ModTime()) > abandonedAge {
+				os.Remove(name)
+			}
+		}
+	}
 }
 
 // Stats returns the lookups that hit and missed.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestStore: what one build puts, the next finds, byte for byte; a key that
@@ -136,9 +137,22 @@ func TestStoreDamage(t *testing.T) {
 	if v, ok := get(1); ok && v != "old one" {
 		t.Errorf("a truncated segment's entry hit: %q", v)
 	}
+	put(map[int]string{3: "three"}) // merges: the truncated segment goes
+	if segs, _ := segments(dir); len(segs) != 1 {
+		t.Errorf("after a build over a truncated segment: %d segments, want 1 (merged)", len(segs))
+	}
+	if v, ok := get(3); !ok || v != "three" {
+		t.Errorf("after the merge: %q %v", v, ok)
+	}
 
 	// Bounded: many large entries, then a build that reads one of them.
 	dir = t.TempDir()
+	abandoned := filepath.Join(dir, ".tmp-killed")
+	if err := os.WriteFile(abandoned, []byte(magic), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-2 * abandonedAge)
+	os.Chtimes(abandoned, old, old)
 	big := strings.Repeat("x", 1000)
 	for r := 0; r < 4; r++ {
 		vals := map[int]string{}
@@ -175,5 +189,8 @@ func TestStoreDamage(t *testing.T) {
 	}
 	if _, ok := get(0); ok {
 		t.Error("the merge kept an old unused entry past the bound")
+	}
+	if _, err := os.Stat(abandoned); err == nil {
+		t.Error("the merge left a killed build's temporary file")
 	}
 }
