@@ -17,11 +17,13 @@
 // entry wins over an earlier one's under the same key (a page's cache entry
 // is replaced when what it depends on changes).
 //
-// The folder is bounded: when it holds more than maxSegs segments, more
-// than Store.MaxBytes, or a segment it cannot read, Close merges the segments into one, keeping first the
-// entries this build used or stored, then the newest others, up to half of
-// MaxBytes; the rest is dropped, and so are the temporary files of builds
-// killed more than a day before. Deleting the folder is always safe.
+// The folder is bounded: when it holds more than Store.MaxBytes or a
+// segment it cannot read, Close merges the segments into one, keeping first
+// the entries this build used or stored, then the newest others, up to half
+// of MaxBytes; the rest is dropped, and so are the temporary files of builds
+// killed more than a day before. When it holds more than maxSegs segments,
+// Close merges them too, leaving out the oldest when that is the bulk of the
+// folder (the last full merge's). Deleting the folder is always safe.
 package cache
 
 import (
@@ -280,8 +282,9 @@ func (s *Store) Close() error {
 		s.out = nil
 		s.size += s.off
 	}
-	if err == nil && (s.stale || len(s.segs)+1 > maxSegs || (s.MaxBytes > 0 && s.size > s.MaxBytes)) {
-		err = s.merge(added)
+	full := s.stale || (s.MaxBytes > 0 && s.size > s.MaxBytes)
+	if err == nil && (full || len(s.segs)+1 > maxSegs) {
+		err = s.merge(added, full)
 	}
 	for _, f := range s.segs {
 		f.Close()
@@ -325,10 +328,29 @@ func (s *Store) finish(f *os.File, w *bufio.Writer, entries []indexEntry) error 
 // build used or added and then the others, newest first, while the merged
 // segment stays under half of MaxBytes; of two entries under one key the
 // newer is kept.
-func (s *Store) merge(added []indexEntry) error {
+//
+// A merge that is not full leaves the oldest segment alone when it holds
+// half the folder or more (the base a full merge made): the newer ones are
+// merged into one that sorts after it, so rewriting the base is left to the
+// full merges the size bound asks for.
+func (s *Store) merge(added []indexEntry, full bool) error {
 	names, err := segments(s.dir)
 	if err != nil || len(names) == 0 {
 		return err
+	}
+	if !full && len(names) > 2 {
+		var total, base int64
+		for i, name := range names {
+			if st, err := os.Stat(name); err == nil {
+				total += st.Size()
+				if i == 0 {
+					base = st.Size()
+				}
+			}
+		}
+		if 2*base >= total {
+			names = names[1:]
+		}
 	}
 	type src struct {
 		f       *os.File
@@ -368,7 +390,10 @@ func (s *Store) merge(added []indexEntry) error {
 	}
 	s.out, s.w, s.off, s.werr, s.added = out, bufio.NewWriterSize(out, 256<<10), 0, nil, nil
 	s.write([]byte(magic))
-	limit := s.MaxBytes / 2
+	limit := int64(0) // no bound: a partial merge only joins files
+	if full {
+		limit = s.MaxBytes / 2
+	}
 	seen := map[Key]bool{}
 	for _, pass := range []bool{true, false} { // the recent entries first
 		for i := range srcs {

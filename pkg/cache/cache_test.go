@@ -195,3 +195,48 @@ func TestStoreDamage(t *testing.T) {
 		t.Error("the merge left a killed build's temporary file")
 	}
 }
+
+// TestStorePartialMerge: many small builds over a large folder merge their
+// own segments and leave the large one as it is; a key they stored again
+// keeps its newest value.
+func TestStorePartialMerge(t *testing.T) {
+	dir := t.TempDir()
+	k := func(i int) Key { return NewKey([]byte(fmt.Sprint(i))) }
+	build := func(vals map[int]string) {
+		s, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range vals {
+			s.Put(k(i), []byte(v))
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := map[int]string{}
+	for i := 0; i < 200; i++ {
+		base[i] = strings.Repeat("b", 500)
+	}
+	build(base)
+	segs, _ := segments(dir)
+	first := segs[0]
+	for r := 0; r < 3*maxSegs; r++ {
+		build(map[int]string{7: fmt.Sprint("round ", r)})
+	}
+	segs, _ = segments(dir)
+	if len(segs) > maxSegs || segs[0] != first {
+		t.Errorf("after many small builds: %d segments, the first %s (want %s kept)", len(segs), segs[0], first)
+	}
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if b, ok := s.Get(k(7)); !ok || string(b) != fmt.Sprint("round ", 3*maxSegs-1) {
+		t.Errorf("key 7 = %q %v, want the last round's value", b, ok)
+	}
+	if b, ok := s.Get(k(8)); !ok || len(b) != 500 {
+		t.Errorf("a base entry: %d bytes %v", len(b), ok)
+	}
+}
