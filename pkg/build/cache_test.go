@@ -266,3 +266,32 @@ func TestCacheReplay(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheConcurrentBuilds: builds sharing one cache folder at the same
+// time (each reading what the others finished, merging segments) give the
+// output of a build without a cache.
+func TestCacheConcurrentBuilds(t *testing.T) {
+	src := fixtureCopy(t)
+	cacheDir := t.TempDir()
+	_, want := buildWith(t, src, "")
+	const builds = 12
+	outs := make([]string, builds)
+	errs := make(chan error, builds)
+	for i := range outs {
+		outs[i] = filepath.Join(t.TempDir(), "public")
+		go func(out string) {
+			_, err := Run(context.Background(), Options{Source: src, Out: out, Date: "2026-01-01", Minify: true, CacheDir: cacheDir})
+			errs <- err
+		}(outs[i])
+	}
+	for range outs {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, out := range outs {
+		sameTree(t, "concurrent build", want, readTree(t, out))
+	}
+	_, got := buildWith(t, src, cacheDir)
+	sameTree(t, "after concurrent builds", want, got)
+}
