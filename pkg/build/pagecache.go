@@ -3,6 +3,7 @@ package build
 import (
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -17,8 +18,8 @@ import (
 // a key of the build's salt and the page's own source, with a trace of
 // everything else its render read (render.TraceDigest). A page is taken
 // from the cache only when every input of its trace is the same again;
-// otherwise it is rendered and stored anew. A nil *pageCache caches nothing
-// and counts the pages rendered.
+// otherwise it is rendered and stored anew. A nil *pageCache caches and
+// counts nothing.
 type pageCache struct {
 	store *cache.Store
 	salt  []byte
@@ -44,12 +45,9 @@ type pageEntry struct {
 type traceItem struct{ Dep, Digest string }
 
 func (c *pageCache) key(e *route.Entry) cache.Key {
-	var flags []byte
-	for _, f := range []bool{e.Root, e.Fallback, e.Error, e.NotFound} {
-		flags = append(flags, map[bool]byte{false: '0', true: '1'}[f])
-	}
+	flags := fmt.Sprintf("root=%t fallback=%t error=%t notfound=%t", e.Root, e.Fallback, e.Error, e.NotFound)
 	own, _ := c.r.TraceDigest(render.DepFile(e.Page.File))
-	return cache.NewKey(c.salt, []byte("page-2"), []byte(e.Lang), []byte(e.ID), []byte(e.URL), flags, []byte(own))
+	return cache.NewKey(c.salt, []byte("page-2"), []byte(e.Lang), []byte(e.ID), []byte(e.URL), []byte(flags), []byte(own))
 }
 
 // lookup returns the page from the cache when its trace still holds.
