@@ -371,6 +371,9 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 		noRender = "the islands in assets/islands/ did not bundle"
 	} else if bundle != nil {
 		ropts.Islands = bundle
+		if store == nil {
+			bundle.Warm() // every page renders: start the engines while templates parse
+		}
 	}
 	if store != nil && plan != nil {
 		ropts.Cache = store
@@ -778,6 +781,7 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 	// Render, write and forget: each worker holds one page's bytes at a time;
 	// the order of writes never changes the bytes.
 	done := make([]pageDone, len(entries))
+	var warm sync.Once
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < writers(); w++ {
@@ -787,6 +791,7 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 			for i := range next {
 				r, ok := s.pages.lookup(entries[i])
 				if !ok {
+					warm.Do(s.Islands.Warm) // a page renders: start the engines
 					r = s.renderEntry(ctx, entries[i])
 				}
 				checkForm(&r)

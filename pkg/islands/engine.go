@@ -211,3 +211,18 @@ func atoi(s string) int {
 	}
 	return n
 }
+
+// Warm creates the engines in the background, so that the first renders do
+// not wait for them. A build calls it when it knows pages will render.
+func (b *Bundle) Warm() {
+	if b == nil || b.pool == nil {
+		return
+	}
+	for i := 0; i < b.pool.size; i++ {
+		go func() {
+			if e, err := b.pool.get(context.Background()); err == nil {
+				b.pool.put(e, false)
+			}
+		}()
+	}
+}
