@@ -295,3 +295,35 @@ func TestCacheConcurrentBuilds(t *testing.T) {
 	_, got := buildWith(t, src, cacheDir)
 	sameTree(t, "after concurrent builds", want, got)
 }
+
+// TestCacheIconEdit: an icon read from outside the folders the build hash
+// covers (an npm icon package) is traced like a source file: editing it
+// renders again the pages that show it, and only those.
+func TestCacheIconEdit(t *testing.T) {
+	src := fixtureCopy(t)
+	write := func(rel, s string) {
+		t.Helper()
+		p := filepath.Join(src, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("icons/star.svg", `<svg viewBox="0 0 24 24"><path d="M1 1"/></svg>`)
+	edit(t, src, "site.yaml", func(s string) string { return s + "\nicons:\n  dir: icons\n" })
+	edit(t, src, "templates/layouts/page.html", func(s string) string {
+		return strings.Replace(s, "<h1>", `<h1>{{ icon "star" }}`, 1)
+	})
+	cacheDir := t.TempDir()
+	cold, _ := buildWith(t, src, cacheDir)
+	write("icons/star.svg", `<svg viewBox="0 0 24 24"><path d="M2 2"/></svg>`)
+	rep, got := buildWith(t, src, cacheDir)
+	_, want := buildWith(t, src, "")
+	sameTree(t, "icon edit, cache vs none", want, got)
+	if rep.PagesRendered == 0 || rep.PagesCached == 0 || rep.PagesRendered+rep.PagesCached != cold.PagesRendered {
+		t.Errorf("icon edit: %d pages rendered (%v), %d from the cache; want the pages of layout page only", rep.PagesRendered, rep.Rendered, rep.PagesCached)
+	}
+	if !bytes.Contains(got["pl/kontakt/index.html"], []byte(`d="M2 2"`)) && !bytes.Contains(got["pl/blog/pierwszy/index.html"], []byte(`d="M2 2"`)) {
+		t.Error("no page shows the edited icon")
+	}
+}

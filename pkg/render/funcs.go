@@ -140,7 +140,12 @@ func (r *Renderer) funcs(st *execState) template.FuncMap {
 			}
 			return "", fmt.Errorf("unknown stylesheet %q", name)
 		},
-		"icon": r.icon,
+		"icon": func(name string, class ...string) (template.HTML, error) {
+			if name != "" && !strings.ContainsAny(name, "/.\\") {
+				st.deps.add(DepFile(path.Join(r.opts.IconDir, name+".svg")))
+			}
+			return r.icon(name, class...)
+		},
 		"image": func(v any, alt string, class ...string) (template.HTML, error) {
 			return r.image(st.deps, v, alt, class...)
 		},
