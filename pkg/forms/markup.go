@@ -22,11 +22,30 @@ type markupInput struct {
 	value     string
 }
 
+// formElement returns the form element of a page (forms do not nest, so
+// it ends at the first </form> after its start), or the whole page when it
+// cannot be cut out: parsing the form alone costs a twentieth of the page.
+func formElement(page []byte) []byte {
+	i := bytes.Index(page, []byte(`id="`+FormID+`"`))
+	if i < 0 {
+		return page
+	}
+	start := bytes.LastIndex(page[:i], []byte("<form"))
+	if start < 0 || bytes.IndexByte(page[start:i], '>') >= 0 {
+		return page // the id is not on the form's own tag
+	}
+	end := bytes.Index(page[start:], []byte("</form>"))
+	if end < 0 {
+		return page
+	}
+	return page[start : start+end+len("</form>")]
+}
+
 // CheckMarkup checks that the form a page renders posts to the schema's
 // endpoint with exactly the schema's fields, types, limits and consents, so
 // the markup and the handler cannot drift apart.
 func (s *Schema) CheckMarkup(page []byte, lang string) error {
-	doc, err := html.Parse(bytes.NewReader(page))
+	doc, err := html.Parse(bytes.NewReader(formElement(page)))
 	if err != nil {
 		return err
 	}
