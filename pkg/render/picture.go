@@ -1,9 +1,9 @@
 package render
 
 import (
-	"bytes"
 	"fmt"
 	"html/template"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -199,27 +199,47 @@ func PictureMarkup(pic *images.Picture, alt string, o PictureOptions, st *execSt
 	return b.String()
 }
 
-// insertPreloads puts the preload links of eager pictures at the end of the
-// head, once each.
-func insertPreloads(page []byte, links []string) []byte {
+// preloadLinks returns the preload links of eager pictures, once each.
+func preloadLinks(links []string) string {
 	if len(links) == 0 {
-		return page
-	}
-	i := bytes.Index(page, []byte("</head>"))
-	if i < 0 {
-		return page
+		return ""
 	}
 	seen := map[string]bool{}
-	var b bytes.Buffer
-	b.Write(page[:i])
+	var b strings.Builder
 	for _, l := range links {
 		if !seen[l] {
 			seen[l] = true
 			b.WriteString(l)
 		}
 	}
-	b.Write(page[i:])
-	return b.Bytes()
+	return b.String()
+}
+
+// insertion is text to put into a page at an offset.
+type insertion struct {
+	at   int
+	text string
+}
+
+// insert returns page with the insertions made (in order of offset; at one
+// offset in the order given), in one copy; page itself when there are none.
+func insert(page []byte, ins []insertion) []byte {
+	if len(ins) == 0 {
+		return page
+	}
+	sort.SliceStable(ins, func(i, j int) bool { return ins[i].at < ins[j].at })
+	n := len(page)
+	for _, x := range ins {
+		n += len(x.text)
+	}
+	out := make([]byte, 0, n)
+	prev := 0
+	for _, x := range ins {
+		out = append(out, page[prev:x.at]...)
+		out = append(out, x.text...)
+		prev = x.at
+	}
+	return append(out, page[prev:]...)
 }
 
 // markdownImages is the Markdown image hook of one render: an image whose

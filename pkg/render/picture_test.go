@@ -91,7 +91,8 @@ func TestPictureGolden(t *testing.T) {
 		t.Fatal(errs.Err())
 	}
 	fmt.Fprintf(&out, "# Markdown\n%s\n", body)
-	fmt.Fprintf(&out, "# head\n%s\n", insertPreloads([]byte("<head><title>x</title></head><body>"), st.preloads))
+	head := "<head><title>x</title></head><body>"
+	fmt.Fprintf(&out, "# head\n%s\n", insert([]byte(head), []insertion{{strings.Index(head, "</head>"), preloadLinks(st.preloads)}}))
 	golden := "testdata/picture.golden"
 	if *update {
 		os.MkdirAll("testdata", 0o755)
@@ -135,5 +136,22 @@ func TestPictureAlt(t *testing.T) {
 		func(dest string) (string, error) { return dest, nil })
 	if len(errs) != 1 || !strings.Contains(errs[0].Message, "ratio") {
 		t.Errorf("bad Markdown image option: %v", errs.Err())
+	}
+}
+
+// TestInsert: insertions land at their offsets in order, those at one
+// offset in the order given, in one copy.
+func TestInsert(t *testing.T) {
+	page := []byte("<head></head><body>X</body>")
+	got := string(insert(page, []insertion{{19, "S1"}, {6, "P"}, {19, "S2"}, {0, "<!--a-->"}}))
+	want := "<!--a--><head>P</head><body>S1S2X</body>"
+	if got != want {
+		t.Errorf("insert = %q, want %q", got, want)
+	}
+	if got := insert(page, nil); &got[0] != &page[0] {
+		t.Error("no insertion copied the page")
+	}
+	if got := preloadLinks([]string{"a", "b", "a"}); got != "ab" {
+		t.Errorf("preloadLinks = %q", got)
 	}
 }

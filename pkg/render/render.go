@@ -108,6 +108,7 @@ type Renderer struct {
 
 	ssrCalls atomic.Int64
 	ssrNanos atomic.Int64
+	pageSize atomic.Int64 // the size of the last page rendered (a buffer size hint)
 
 	// digests and files serve TraceDigest (see trace.go).
 	digests   sync.Map // file -> digest
@@ -320,6 +321,7 @@ func (r *Renderer) RenderDeps(ctx context.Context, e *route.Entry, deps Deps) (*
 	}
 	pc.Page.Content = template.HTML(body)
 	var buf bytes.Buffer
+	buf.Grow(int(r.pageSize.Load()) + 4<<10) // pages of a site are alike in size
 	set.st.marks.out = &buf
 	if err := t.ExecuteTemplate(&buf, "base.html", pc); err != nil {
 		var ne nestingError
@@ -331,13 +333,20 @@ func (r *Renderer) RenderDeps(ctx context.Context, e *route.Entry, deps Deps) (*
 	m := &set.st.marks
 	hydrated, eager := m.hydrated()
 	main := m.main()
-	out := buf.Bytes()
+	page := buf.Bytes()
+	r.pageSize.Store(int64(len(page)))
+	// The script tags go in the script slot, the preloads of eager pictures
+	// before </head>: one copy of the page with both.
+	var inserts []insertion
 	if m.hasScripts {
-		at := m.scripts
-		out = append(out[:at:at], append([]byte(r.scriptTags(hydrated, eager)), out[at:]...)...)
+		inserts = append(inserts, insertion{m.scripts, r.scriptTags(hydrated, eager)})
 	}
-	out = insertPreloads(out, set.st.preloads)
-	return &Result{HTML: out, Main: main, Islands: hydrated, Pictures: set.st.pictures}, nil
+	if links := preloadLinks(set.st.preloads); links != "" {
+		if i := bytes.Index(page, []byte("</head>")); i >= 0 {
+			inserts = append(inserts, insertion{i, links})
+		}
+	}
+	return &Result{HTML: insert(page, inserts), Main: main, Islands: hydrated, Pictures: set.st.pictures}, nil
 }
 
 type textKey struct {
