@@ -43,7 +43,12 @@ type engine interface {
 // bundle's render limits (which interrupt the engine sooner).
 const engineTimeout = 10 * time.Minute
 
-type quickJS struct{ vm *quickjs.VM }
+// quickJS holds the bundle's render function and the global object, so a
+// render does not evaluate the name SGIslands.render again.
+type quickJS struct {
+	vm       *quickjs.VM
+	fn, this quickjs.Value
+}
 
 func newQuickJS(bundle []byte) (engine, error) {
 	vm, err := quickjs.NewVM()
@@ -55,7 +60,12 @@ func newQuickJS(bundle []byte) (engine, error) {
 		vm.Close()
 		return nil, fmt.Errorf("loading SSR bundle: %w", err)
 	}
-	return &quickJS{vm: vm}, nil
+	fn, err := vm.EvalValue("SGIslands.render", quickjs.EvalGlobal)
+	if err != nil {
+		vm.Close()
+		return nil, fmt.Errorf("loading SSR bundle: %w", err)
+	}
+	return &quickJS{vm: vm, fn: fn, this: vm.GlobalObject()}, nil
 }
 
 // jsPrelude is evaluated before the bundle (see renderError for the line
@@ -67,7 +77,7 @@ var jsPrelude string
 var preludeLines = strings.Count(jsPrelude, "\n")
 
 func (q *quickJS) render(name, props, children string) (*renderResult, error) {
-	v, err := q.vm.Call("SGIslands.render", name, props, children)
+	v, err := q.fn.Call(q.this, name, props, children)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +94,11 @@ func (q *quickJS) render(name, props, children string) (*renderResult, error) {
 
 func (q *quickJS) interrupt() { q.vm.Interrupt() }
 
-func (q *quickJS) close() error { return q.vm.Close() }
+func (q *quickJS) close() error {
+	q.fn.Free()
+	q.this.Free()
+	return q.vm.Close()
+}
 
 // pool keeps up to size engines, created on demand.
 type pool struct {
