@@ -227,14 +227,17 @@ func (s *Store) Get(k Key) ([]byte, bool) {
 }
 
 // Put adds v under k to this build's segment. A failure to write is not an
-// error of the build: the cache then simply misses next time.
+// error of the build: the cache then simply misses next time. Once the
+// segment holds half of MaxBytes (what a merge keeps at most), further
+// entries are dropped: a build larger than the cache's bound does not
+// write entries only to evict them.
 func (s *Store) Put(k Key, v []byte) {
 	if s == nil {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.werr != nil {
+	if s.werr != nil || (s.MaxBytes > 0 && s.off+int64(len(v)) > s.MaxBytes/2) {
 		return
 	}
 	if s.out == nil {

@@ -254,3 +254,27 @@ func TestStorePartialMerge(t *testing.T) {
 		t.Errorf("a base entry: %d bytes %v", len(b), ok)
 	}
 }
+
+// TestStorePutBound: a build stores no more than half of MaxBytes.
+func TestStorePutBound(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.MaxBytes = 20_000
+	for i := 0; i < 50; i++ {
+		s.Put(NewKey([]byte(fmt.Sprint(i))), bytes.Repeat([]byte("x"), 1000))
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if n := len(s.index); n == 0 || n > 10 {
+		t.Errorf("%d entries stored of 1000 bytes each under MaxBytes 20000, want at most 10", n)
+	}
+}
