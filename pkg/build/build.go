@@ -437,19 +437,24 @@ type bundling struct {
 // under assets/islands/.
 func bundle(ctx context.Context, opts Options, root string, fsys fs.FS, cfg *config.Config, bundles *esbuildcache.Cache) bundling {
 	b := bundling{assets: &assets.Result{URLs: map[string]string{}, Files: map[string][]byte{}}}
-	if opts.FS == nil { // a tree from elsewhere has nothing to bundle (diskOnly)
-		if res, err := assets.BundleCached(root, opts.Minify, bundles); err != nil {
-			b.assetsErr = err
-		} else {
-			b.assets = res
+	assetsDone := make(chan struct{})
+	go func() { // at the same time as the islands
+		defer close(assetsDone)
+		if opts.FS == nil { // a tree from elsewhere has nothing to bundle (diskOnly)
+			if res, err := assets.BundleCached(root, opts.Minify, bundles); err != nil {
+				b.assetsErr = err
+			} else {
+				b.assets = res
+			}
 		}
-	}
+	}()
 	if st, err := fs.Stat(fsys, "assets/islands"); err == nil && st.IsDir() {
 		t0 := time.Now()
 		b.islands, b.islandsErr = islands.Build(ctx, islands.Options{Root: root, Library: cfg.Islands.Library, Minify: opts.Minify,
 			RenderTimeout: cfg.Islands.RenderTimeout.Duration, BuildBudget: cfg.Islands.BuildBudget.Duration, Cache: bundles})
 		b.islandsTime = time.Since(t0)
 	}
+	<-assetsDone
 	return b
 }
 

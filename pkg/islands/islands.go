@@ -136,16 +136,20 @@ func Build(ctx context.Context, opts Options) (*Bundle, error) {
 		b.hash = hashBytes(nil)
 		return b, nil
 	}
+	// The server and client bundles are independent: esbuild makes them at
+	// the same time.
+	clientDone := make(chan error, 1)
+	go func() { clientDone <- buildClient(opts, names, b) }()
 	ssr, smap, err := buildSSR(opts, names, "es2020")
+	if cerr := <-clientDone; err == nil {
+		err = cerr
+	}
 	if err != nil {
 		return nil, err
 	}
 	b.ssr = ssr
 	if b.ssrMap, err = parseSourceMap(smap); err != nil {
 		return nil, fmt.Errorf("islands: SSR source map: %w", err)
-	}
-	if err := buildClient(opts, names, b); err != nil {
-		return nil, err
 	}
 	h := sha256.New()
 	h.Write(ssr)
