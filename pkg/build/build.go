@@ -682,6 +682,7 @@ type rendered struct {
 	// formChecked is the digest of the schema its form was found to match.
 	formErr     error
 	formChecked string
+	styles      []string // CSP hashes of the page's <style>s (styleHashes)
 }
 
 // Write renders every page and writes the output to w (the build's
@@ -800,6 +801,9 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 					r = s.renderEntry(ctx, entries[i])
 				}
 				checkForm(&r)
+				if !ok && r.err == nil {
+					r.styles = styleHashes(r.html)
+				}
 				if !ok {
 					s.pages.done(r)
 				}
@@ -807,7 +811,7 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 				if r.err == nil && ctx.Err() == nil {
 					files := s.entryFiles(r.entry)
 					writeFile(files[0], r.html)
-					d.styles = styleHashes(r.html)
+					d.styles = r.styles
 					writeFile(files[1], r.data)
 					for _, f := range files[2:] {
 						writeFile(f, r.html)

@@ -40,6 +40,7 @@ type pageEntry struct {
 	// FormChecked is the digest of the form schema the page's form matched
 	// ("" when it has none): checked again only when the schema changed.
 	FormChecked string
+	Styles      []string // CSP hashes of its <style>s
 }
 
 type traceItem struct{ Dep, Digest string }
@@ -47,7 +48,7 @@ type traceItem struct{ Dep, Digest string }
 func (c *pageCache) key(e *route.Entry) cache.Key {
 	flags := fmt.Sprintf("root=%t fallback=%t error=%t notfound=%t", e.Root, e.Fallback, e.Error, e.NotFound)
 	own, _ := c.r.TraceDigest(render.DepFile(e.Page.File))
-	return cache.NewKey(c.salt, []byte("page-2"), []byte(e.Lang), []byte(e.ID), []byte(e.URL), []byte(flags), []byte(own))
+	return cache.NewKey(c.salt, []byte("page-3"), []byte(e.Lang), []byte(e.ID), []byte(e.URL), []byte(flags), []byte(own))
 }
 
 // lookup returns the page from the cache when its trace still holds.
@@ -76,7 +77,7 @@ func (c *pageCache) lookup(e *route.Entry) (rendered, bool) {
 	if !e.Root {
 		c.hits.Add(1)
 	}
-	return rendered{entry: e, html: pe.HTML, data: pe.Data, rsc: pe.RSC, islands: pe.Islands, formChecked: pe.FormChecked}, true
+	return rendered{entry: e, html: pe.HTML, data: pe.Data, rsc: pe.RSC, islands: pe.Islands, formChecked: pe.FormChecked, styles: pe.Styles}, true
 }
 
 // done counts a rendered page and stores it when its render succeeded and
@@ -94,7 +95,7 @@ func (c *pageCache) done(r rendered) {
 	if c.store == nil || r.err != nil || r.formErr != nil || r.deps == nil {
 		return
 	}
-	pe := pageEntry{HTML: r.html, Data: r.data, RSC: r.rsc, Islands: r.islands, Pictures: r.pictures, FormChecked: r.formChecked}
+	pe := pageEntry{HTML: r.html, Data: r.data, RSC: r.rsc, Islands: r.islands, Pictures: r.pictures, FormChecked: r.formChecked, Styles: r.styles}
 	for _, k := range r.deps.Sorted() {
 		d, ok := c.r.TraceDigest(k)
 		if !ok {
@@ -140,9 +141,11 @@ func (pe *pageEntry) encode() ([]byte, error) {
 		b = put([]byte(t.Dep))
 		b = put([]byte(t.Digest))
 	}
-	b = binary.AppendUvarint(b, uint64(len(pe.Islands)))
-	for _, n := range pe.Islands {
-		b = put([]byte(n))
+	for _, list := range [][]string{pe.Islands, pe.Styles} {
+		b = binary.AppendUvarint(b, uint64(len(list)))
+		for _, n := range list {
+			b = put([]byte(n))
+		}
 	}
 	for _, v := range [][]byte{pe.HTML, pe.Data, pe.RSC, pics, []byte(pe.FormChecked)} {
 		b = put(v)
@@ -177,9 +180,11 @@ func (pe *pageEntry) decode(b []byte) bool {
 	for i := 0; i < n && !bad; i++ {
 		pe.Trace = append(pe.Trace, traceItem{string(get()), string(get())})
 	}
-	n = num()
-	for i := 0; i < n && !bad; i++ {
-		pe.Islands = append(pe.Islands, string(get()))
+	for _, list := range []*[]string{&pe.Islands, &pe.Styles} {
+		n = num()
+		for i := 0; i < n && !bad; i++ {
+			*list = append(*list, string(get()))
+		}
 	}
 	pe.HTML, pe.Data = get(), get()
 	if pe.RSC = get(); len(pe.RSC) == 0 {
