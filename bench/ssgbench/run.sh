@@ -55,7 +55,7 @@ mkdir -p "$work/peers/bin" "$work/peers/sitegen"
 if [ -n "${SITEGEN_BIN:-}" ]; then  # a binary built before (scale.sh builds once)
   cp "$SITEGEN_BIN" "$work/peers/bin/sitegen"
 else
-  (cd "$repo" && go build -trimpath -o "$work/peers/bin/sitegen" ./cmd/sitegen)
+  (cd "$repo" && go build -tags=nodynamic -trimpath -o "$work/peers/bin/sitegen" ./cmd/sitegen)
 fi
 cp -r "$here/sitegen/." "$work/peers/sitegen/"
 cp "$here/sitegen.sh" "$work/peers.d/sitegen.sh"

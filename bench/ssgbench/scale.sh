@@ -12,7 +12,7 @@ work=${RAM_DIR:-/dev/shm/ssgbench}
 export RUNS=${RUNS:-1}
 export SITEGEN_BIN=$work/sitegen-scale
 mkdir -p "$work"
-(cd "$here/../.." && go build -trimpath -o "$SITEGEN_BIN" ./cmd/sitegen)
+(cd "$here/../.." && go build -tags=nodynamic -trimpath -o "$SITEGEN_BIN" ./cmd/sitegen)
 lines=()
 for n in "${sizes[@]}"; do
   "$here/run.sh" --ram "$n" sitegen >&2
