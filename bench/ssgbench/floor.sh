@@ -16,7 +16,7 @@ runs=${RUNS:-5}
 have=$(find "$proj/content" -maxdepth 2 -name '*.md' | wc -l)
 [ "$have" -ge $((2 * N)) ] || { echo "$proj holds $have pages, not $((2 * N)): run bench/ssgbench/run.sh --ram $N sitegen first" >&2; exit 1; }
 bin=$work/bin-floor; mkdir -p "$bin"
-(cd "$here/../.." && go build -tags=nodynamic -trimpath -o "$bin/floor" ./bench/floor && go build -trimpath -o "$bin/sitegen" ./cmd/sitegen)
+(cd "$here/../.." && go build -tags=nodynamic -trimpath -o "$bin/floor" ./bench/floor && go build -tags=nodynamic -trimpath -o "$bin/sitegen" ./cmd/sitegen)
 tsv=$(mktemp); trap 'rm -f "$tsv"; rm -rf "$work/floor-out" "$proj/floor-public" "$proj/.floor-cache"' EXIT
 for i in $(seq "$runs"); do
   rm -rf "$work/floor-out"
