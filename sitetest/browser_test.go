@@ -136,6 +136,7 @@ func TestBrowser(t *testing.T) {
 		{"Form", s.testForm},
 		{"Images", s.testImages},
 		{"IslandGeometry", s.testIslandGeometry},
+		{"RotatingTextHeight", s.testRotatingTextHeight},
 	})
 	t.Logf("browser suite took %v", time.Since(start).Round(time.Millisecond))
 }

@@ -6,6 +6,9 @@ import { cx, useEnhanced, useMediaQuery } from './lib/hooks.js';
 // WCAG 2.2.2; without labels the text does not rotate).
 // SSR and no-JS show the prefix and the first item. Assistive technology
 // reads the whole list (visually hidden); the rotating word is aria-hidden.
+// Every item is also laid out, invisible, in the same grid cell as the line
+// (rotating-text__sizer): the line is as high as its longest item from the
+// server render on, so a rotation to a longer word that wraps moves nothing.
 export default function RotatingText({ prefix = '', items = [], intervalMs = 2500, labels = {} }) {
   const enhanced = useEnhanced();
   const reduced = useMediaQuery('(prefers-reduced-motion: reduce)');
@@ -23,12 +26,21 @@ export default function RotatingText({ prefix = '', items = [], intervalMs = 250
   const current = items.length ? items[index % items.length] : '';
   return (
     <div className={cx('rotating-text', rotates && 'rotating-text--active', paused && 'rotating-text--paused')}>
-      <p className="rotating-text__line">
-        {prefix && <span className="rotating-text__prefix">{prefix} </span>}
-        <span className="rotating-text__item" aria-hidden="true" key={index}>
-          {current}
-        </span>
-      </p>
+      <div className="rotating-text__stage">
+        <p className="rotating-text__line">
+          {prefix && <span className="rotating-text__prefix">{prefix} </span>}
+          <span className="rotating-text__item" aria-hidden="true" key={index}>
+            {current}
+          </span>
+        </p>
+        {items.length > 1 &&
+          items.map((item, i) => (
+            <p key={'sizer' + i} className="rotating-text__line rotating-text__sizer" aria-hidden="true">
+              {prefix && <span className="rotating-text__prefix">{prefix} </span>}
+              <span className="rotating-text__sizer-item">{item}</span>
+            </p>
+          ))}
+      </div>
       {items.length > 0 && (
         <ul className="rotating-text__all visually-hidden">
           {items.map((item, i) => (
