@@ -28,7 +28,7 @@ var Entries = []string{"css/main.css", "runtime/runtime.js", "runtime/topbar-now
 
 // Result is the bundled assets.
 type Result struct {
-	URLs  map[string]string // entry ("css/main.css") -> URL ("/_assets/main-HASH.css")
+	URLs  map[string]string // entry ("css/main.css") or web font ("fonts/inter-latin-wght.woff2") -> URL ("/_assets/main-HASH.css")
 	Files map[string][]byte // output path below the root -> bytes
 }
 
@@ -106,6 +106,13 @@ func BundleCached(root string, minify bool, c *esbuildcache.Cache) (*Result, err
 			continue
 		}
 		res.Files[strings.TrimPrefix(Public, "/")+n] = byName[n]
+		// Web fonts by their source name ("fonts/inter-latin-wght.woff2"),
+		// for the head's preloads.
+		if path.Ext(n) == ".woff2" && !strings.Contains(n, "/") {
+			if i := strings.LastIndexByte(n, '-'); i > 0 {
+				res.URLs["fonts/"+n[:i]+".woff2"] = Public + n
+			}
+		}
 		for _, e := range entries {
 			base := strings.TrimSuffix(path.Base(e), path.Ext(e))
 			if strings.HasPrefix(n, base+"-") && path.Ext(n) == path.Ext(e) && !strings.Contains(n, "/") {
