@@ -137,6 +137,7 @@ func TestBrowser(t *testing.T) {
 		{"Images", s.testImages},
 		{"IslandGeometry", s.testIslandGeometry},
 		{"RotatingTextHeight", s.testRotatingTextHeight},
+		{"LoadPriorities", s.testLoadPriorities},
 	})
 	t.Logf("browser suite took %v", time.Since(start).Round(time.Millisecond))
 }
@@ -247,6 +248,13 @@ type tab struct {
 	requests []string // request URLs, in order
 	failed   []string // subresources that failed or answered >= 400
 	urls     map[network.RequestID]string
+	loads    map[network.RequestID]*loadRecord // type and (last) priority of each request
+}
+
+// loadRecord is one request's resource type and priority (the last one the
+// browser gave it).
+type loadRecord struct {
+	url, typ, priority string
 }
 
 type tabOptions struct {
@@ -339,7 +347,7 @@ func (s *browserSuite) newTab(t *testing.T, o tabOptions) *tab {
 	t.Cleanup(release)
 	tb.mu.Lock()
 	tb.t, tb.ctx, tb.release = t, ctx, release
-	tb.errs, tb.requests, tb.failed, tb.urls = nil, nil, nil, nil
+	tb.errs, tb.requests, tb.failed, tb.urls, tb.loads = nil, nil, nil, nil, nil
 	tb.mu.Unlock()
 	reduce := ""
 	if o.reducedMotion {
@@ -367,7 +375,7 @@ func (s *browserSuite) newTab(t *testing.T, o tabOptions) *tab {
 		}
 	}
 	tb.mu.Lock()
-	tb.errs, tb.requests, tb.failed, tb.urls = nil, nil, nil, nil
+	tb.errs, tb.requests, tb.failed, tb.urls, tb.loads = nil, nil, nil, nil, nil
 	tb.mu.Unlock()
 	return tb
 }
@@ -423,6 +431,14 @@ func (tb *tab) onEvent(ev any) {
 				tb.urls = map[network.RequestID]string{}
 			}
 			tb.urls[e.RequestID] = e.Request.URL
+			if tb.loads == nil {
+				tb.loads = map[network.RequestID]*loadRecord{}
+			}
+			tb.loads[e.RequestID] = &loadRecord{url: e.Request.URL, typ: string(e.Type), priority: string(e.Request.InitialPriority)}
+		}
+	case *network.EventResourceChangedPriority:
+		if l := tb.loads[e.RequestID]; l != nil {
+			l.priority = string(e.NewPriority)
 		}
 	case *network.EventResponseReceived:
 		if e.Response != nil && e.Response.Status >= 400 && e.Type != network.ResourceTypeDocument {

@@ -122,12 +122,15 @@ export function loadSlice(name) {
 // data, fetched once per APP_TTL and retried RETRIES times on non-200).
 export const pageBuild = meta('sitegen-build');
 let app = null;
-export function appBuild() {
+// priority is the fetch's ('low' for the check at load: it must not compete
+// with what the first screen needs, and Lighthouse counts a high-priority
+// request that ends before the largest paint into the LCP).
+export function appBuild(priority = 'auto') {
   if (app && Date.now() - app.at < APP_TTL) return app.p;
   const p = (async () => {
     for (let n = 0; ; n++) {
       try {
-        const res = await fetch('/page-data/app-data.json', { cache: 'no-cache' });
+        const res = await fetch('/page-data/app-data.json', { cache: 'no-cache', priority });
         if (res.status === 200) return (await res.json()).webpackCompilationHash || null;
       } catch (e) {
         // network failure: retry like any non-200

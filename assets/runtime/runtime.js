@@ -36,7 +36,7 @@ startAnalytics();
 startWorker();
 
 // Build identity: another build on the server reloads the page once.
-appBuild().then((h) => {
+appBuild('low').then((h) => {
   if (!h) return (root.dataset.sgBuild = 'unknown');
   if (h === pageBuild) {
     if (session(SESSION.reload) === 'build') session(SESSION.reload, null);

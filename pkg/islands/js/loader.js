@@ -32,7 +32,18 @@ function start(el) {
   el.removeAttribute('data-sg-waiting');
   const chunk = el.getAttribute('data-chunk');
   if (!chunk || !CHUNK.test(chunk)) return;
-  import(new URL('./' + chunk, import.meta.url).href)
+  const href = new URL('./' + chunk, import.meta.url).href;
+  // import() fetches at high priority; a low-priority modulepreload first
+  // makes the fetch low (the module map shares it): island code enhances a
+  // page that works without it, and must not count into Lighthouse's LCP.
+  if (![...document.querySelectorAll('link[rel=modulepreload]')].some((l) => l.href === href)) {
+    const l = document.createElement('link');
+    l.rel = 'modulepreload';
+    l.href = href;
+    l.fetchPriority = 'low';
+    document.head.appendChild(l);
+  }
+  import(href)
     .then((m) => {
       mount(m.default, readProps(el), el);
       el.setAttribute('data-hydrated', '');

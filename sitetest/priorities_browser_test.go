@@ -1,0 +1,77 @@
+package sitetest
+
+import (
+	"fmt"
+	"net/url"
+	"testing"
+	"time"
+)
+
+// priorityPages: one page per kind of first screen (hero photo, report
+// tabs, form and rotating text, code post), in both languages.
+var priorityPages = []string{
+	"/pl/", "/en/", "/pl/o-nas/kontakt/", "/en/about-us/contact/",
+	"/pl/dla-inwestorow/raporty/", "/pl/devblog/blok-akcji-wywolujacy-rest-api/",
+}
+
+// testLoadPriorities: while a page loads, only the document and images ask
+// for high priority. Lighthouse's simulated FCP and LCP count every
+// high-priority request that ended before the observed paint, with all it
+// depended on: the web fonts (highest priority when a stylesheet asks for
+// them), the build check (/page-data/app-data.json, fetched by the runtime)
+// and island code (import() is high priority) each held the mobile LCP at
+// about 1.8 s on pages whose own paint needed none of them. So fonts are
+// preloaded at low priority (font-display: optional), the build check is a
+// low-priority fetch and the island loader preloads a chunk at low priority
+// before importing it. Favicons (the browser's own requests) are left out.
+func (s *browserSuite) testLoadPriorities(t *testing.T) {
+	for _, w := range []int64{mobileWidth, desktopWidth} {
+		for _, p := range priorityPages {
+			t.Run(fmt.Sprintf("%d%s", w, p), func(t *testing.T) {
+				tb := s.newTab(t, tabOptions{width: w})
+				defer tb.release()
+				tb.navigate(p, 200)
+				// Loaded, the build checked, the islands that hydrate at load
+				// (and MobileMenu at 390 px) hydrated.
+				tb.waitJS(`document.readyState === 'complete' && !!document.documentElement.dataset.sgBuild &&
+  [...document.querySelectorAll('sg-island[data-directive=load], sg-island[data-directive=media]')].every((i) => i.hasAttribute('data-hydrated') || i.dataset.sgWaiting === 'media')`,
+					5*time.Second, "the page to load and its load-time islands to hydrate")
+				// A classic script without async or defer blocks
+				// the parser by design (the top bar's date check while a
+				// visitor's date can fall in the announcement's window,
+				// TestTopbarScriptWhileVisitorsCanBeInWindow): it is high
+				// priority and meant to be.
+				blocking := jsEval[[]string](tb, `[...document.querySelectorAll('script[src]:not([async]):not([defer]):not([type=module])')].map((s) => new URL(s.src).pathname)`)
+				tb.mu.Lock()
+				loads := make([]loadRecord, 0, len(tb.loads))
+				for _, l := range tb.loads {
+					loads = append(loads, *l)
+				}
+				tb.mu.Unlock()
+				var fonts, checks int
+				for _, l := range loads {
+					u, err := url.Parse(l.url)
+					if err != nil || u.Scheme == "data" {
+						continue
+					}
+					switch {
+					case l.typ == "Font":
+						fonts++
+					case u.Path == "/page-data/app-data.json":
+						checks++
+					}
+					if l.priority != "High" && l.priority != "VeryHigh" {
+						continue
+					}
+					if l.typ == "Document" || l.typ == "Image" || u.Path == "/favicon.ico" || u.Path == "/img/brand/favicon.svg" || brContains(blocking, u.Path) {
+						continue
+					}
+					t.Errorf("%s (%s) loaded at priority %s: only the document and images may be high priority at load", u.Path, l.typ, l.priority)
+				}
+				if fonts == 0 || checks == 0 {
+					t.Errorf("precondition: %d font and %d build-check requests seen (want both): the test saw no requests?", fonts, checks)
+				}
+			})
+		}
+	}
+}
