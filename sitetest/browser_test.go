@@ -1412,7 +1412,7 @@ func (s *browserSuite) testRotatingText(t *testing.T, reduced bool) {
 		t.Errorf("the toggle says %q, want %q", got, props.Labels["pause"])
 	}
 	tb.click(".rotating-text__toggle")
-	tb.waitJS(toggle+` === `+jsStr(props.Labels["play"]), time.Second, "the toggle to say %q", props.Labels["play"])
+	tb.waitJS(toggle+` === `+jsStr(props.Labels["play"]), 5*time.Second, "the toggle to say %q", props.Labels["play"])
 	before, after := tb.stays(item, delay+700*time.Millisecond)
 	if before != after {
 		t.Errorf("paused, the text still rotated from %q to %q", before, after)
@@ -1664,7 +1664,7 @@ func (s *browserSuite) testJobsList(t *testing.T) {
 	if h := jsEval[string](tb, `location.hash`); h != "" {
 		t.Errorf("back: hash %q, want none", h)
 	}
-	tb.waitJS(`document.activeElement && document.activeElement.matches('.jobs-list__item:nth-child(2) .jobs-list__details')`, time.Second, "focus to return to the job's details link")
+	tb.waitJS(`document.activeElement && document.activeElement.matches('.jobs-list__item:nth-child(2) .jobs-list__details')`, 5*time.Second, "focus to return to the job's details link")
 	// The browser's back button also returns to the list.
 	tb.click(".jobs-list__item:nth-child(1) .jobs-list__details")
 	tb.waitJS(`document.querySelector('.jobs-list--detail')`, 2*time.Second, "the details of the first job")
@@ -1721,7 +1721,7 @@ func (s *browserSuite) testConsentBanner(t *testing.T, p, button, want string) {
 	tb.waitJS(`isVisible(document.querySelector('[data-consent-open]'))`, 2*time.Second, "the footer's cookie settings button to show")
 	tb.click("[data-consent-open]")
 	tb.waitJS(shown, 2*time.Second, "the cookie settings button to reopen the banner")
-	tb.waitJS(`document.activeElement && document.activeElement.matches('.consent-banner__button--accept')`, time.Second, "focus on the accept button of the reopened banner")
+	tb.waitJS(`document.activeElement && document.activeElement.matches('.consent-banner__button--accept')`, 5*time.Second, "focus on the accept button of the reopened banner")
 	other, otherButton := "reject", ".consent-banner__button--reject"
 	if want == "reject" {
 		other, otherButton = "accept", ".consent-banner__button--accept"

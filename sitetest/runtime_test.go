@@ -363,7 +363,7 @@ func (rs *runtimeSuite) testSwap(t *testing.T) {
 	rs.waitNav(tb, 1, "/en/blog/")
 	rs.waitReq(t, 0, "/page-data/en/grants/", 1)
 	tb.waitJS(`performance.getEntriesByType('resource').some((e) => e.name.includes('/page-data/en/grants/') && e.responseEnd > 0)`, 3*time.Second, "the slow page data to arrive")
-	tb.waitJS(`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, time.Second, "two frames")
+	tb.waitJS(`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, 5*time.Second, "two frames")
 	if p := jsEval[string](tb, `location.pathname + ' ' + window.__rt.navs.length + ' ' + document.querySelector('main h1').textContent.trim()`); !strings.HasPrefix(p, "/en/blog/ 1 ") {
 		t.Errorf("after two rapid clicks: %q, want the blog page and one navigation", p)
 	}
@@ -559,7 +559,7 @@ func (rs *runtimeSuite) testLoading(t *testing.T) {
 	jsEval[bool](tb, `(Promise.reject(new Error('Loading chunk 8 failed.')), true)`)
 	// The handler runs in the task that reports the rejection: a task later
 	// it has decided.
-	tb.waitJS(`new Promise((r) => setTimeout(() => setTimeout(() => r(true))))`, time.Second, "two tasks")
+	tb.waitJS(`new Promise((r) => setTimeout(() => setTimeout(() => r(true))))`, 5*time.Second, "two tasks")
 	if docs := rs.documents(m); len(docs) != 0 || jsEval[string](tb, `sessionStorage.getItem('sg-reload')`) != "chunk" {
 		t.Errorf("a second chunk failure in the session loaded %v again: the guard is one-shot", docs)
 	}
@@ -800,7 +800,7 @@ func (rs *runtimeSuite) testAfterNavigation(t *testing.T) {
 		t.Errorf("a new navigation starts at %d, want the top", y)
 	}
 	h1 := jsEval[string](tb, `document.querySelector('main h1').textContent.trim()`)
-	tb.waitJS(`window.__rt.announced.at(-1)`, time.Second, "the announcement")
+	tb.waitJS(`window.__rt.announced.at(-1)`, 5*time.Second, "the announcement")
 	if a := announced(); a != "Navigated to "+h1 {
 		t.Errorf("announcer says %q, want %q", a, "Navigated to "+h1)
 	}
@@ -816,7 +816,7 @@ func (rs *runtimeSuite) testAfterNavigation(t *testing.T) {
 	rs.clickTo(tb, "/en/grants/", "", "")
 	rs.waitNav(tb, 3, "/en/grants/")
 	// The same text again is announced again: cleared, then set.
-	tb.waitJS(`window.__rt.announced.at(-1) === `+jsStr("Navigated to "+h1), time.Second, "the repeated announcement")
+	tb.waitJS(`window.__rt.announced.at(-1) === `+jsStr("Navigated to "+h1), 5*time.Second, "the repeated announcement")
 	if seq := jsEval[[]string](tb, `window.__rt.announced`); len(seq) < 2 || seq[len(seq)-2] != "" {
 		t.Errorf("announcer texts %q: a repeated text must follow an empty one to be announced again", seq)
 	}
@@ -976,7 +976,7 @@ func (rs *runtimeSuite) testServiceWorker(t *testing.T) {
 	t.Run("insecure context", func(t *testing.T) {
 		tb := rs.open(t, tabOptions{consent: "reject"})
 		rs.load(tb, rs.insecure, "/en/")
-		tb.waitJS(`!window.isSecureContext`, time.Second, "an insecure context")
+		tb.waitJS(`!window.isSecureContext`, 5*time.Second, "an insecure context")
 		tb.mu.Lock()
 		errs := append([]string(nil), tb.errs...)
 		tb.errs = nil
