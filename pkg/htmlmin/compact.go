@@ -3,6 +3,8 @@ package htmlmin
 import (
 	"bytes"
 	"text/template/parse"
+
+	"sitegen/pkg/tmplwalk"
 )
 
 // Compaction is the cheap half of minification: it only removes and
@@ -461,28 +463,14 @@ func partialName(a *parse.ActionNode) string {
 
 // calledBy adds to names every template the nodes under n call.
 func calledBy(n parse.Node, names map[string]bool) {
-	switch n := n.(type) {
-	case *parse.ListNode:
-		if n == nil {
-			return
+	tmplwalk.Walk(n, func(n parse.Node) {
+		switch n := n.(type) {
+		case *parse.TemplateNode:
+			names[n.Name] = true
+		case *parse.ActionNode:
+			if name := partialName(n); name != "" {
+				names[name] = true
+			}
 		}
-		for _, c := range n.Nodes {
-			calledBy(c, names)
-		}
-	case *parse.TemplateNode:
-		names[n.Name] = true
-	case *parse.ActionNode:
-		if name := partialName(n); name != "" {
-			names[name] = true
-		}
-	case *parse.IfNode:
-		calledBy(n.List, names)
-		calledBy(n.ElseList, names)
-	case *parse.WithNode:
-		calledBy(n.List, names)
-		calledBy(n.ElseList, names)
-	case *parse.RangeNode:
-		calledBy(n.List, names)
-		calledBy(n.ElseList, names)
-	}
+	})
 }

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"text/template/parse"
+
+	"sitegen/pkg/tmplwalk"
 )
 
 // Deps records what one render used: the pages it linked to, listed or named,
@@ -107,26 +109,11 @@ func closureOf(sets map[string]*template.Template) templateClosure {
 }
 
 func walkTemplateRefs(n parse.Node, fn func(string)) {
-	switch x := n.(type) {
-	case *parse.ListNode:
-		if x == nil {
-			return
+	tmplwalk.Walk(n, func(n parse.Node) {
+		if t, ok := n.(*parse.TemplateNode); ok {
+			fn(t.Name)
 		}
-		for _, c := range x.Nodes {
-			walkTemplateRefs(c, fn)
-		}
-	case *parse.TemplateNode:
-		fn(x.Name)
-	case *parse.IfNode:
-		walkTemplateRefs(x.List, fn)
-		walkTemplateRefs(x.ElseList, fn)
-	case *parse.RangeNode:
-		walkTemplateRefs(x.List, fn)
-		walkTemplateRefs(x.ElseList, fn)
-	case *parse.WithNode:
-		walkTemplateRefs(x.List, fn)
-		walkTemplateRefs(x.ElseList, fn)
-	}
+	})
 }
 
 // template records the files behind a template name executed for a page.
