@@ -47,14 +47,19 @@ func (r *Renderer) TraceDigest(key string) (digest string, ok bool) {
 
 // fileDigest digests a source file: a page's file as it was loaded (what
 // the page was rendered from), any other file as it is on disk.
+//
+// A page's digest is not kept: it is computed from the loaded page each time
+// (every page asks for its own, and keeping them would hold a string per
+// page of the site for the whole build).
 func (r *Renderer) fileDigest(file string) string {
+	if pg := r.pageFile(file); pg != nil {
+		return hex.EncodeToString(pg.Sum[:16])
+	}
 	if v, ok := r.digests.Load(file); ok {
 		return v.(string)
 	}
 	var d string
-	if pg := r.pageFile(file); pg != nil {
-		d = hex.EncodeToString(pg.Sum[:16])
-	} else if b, err := fs.ReadFile(r.opts.FS, file); err == nil {
+	if b, err := fs.ReadFile(r.opts.FS, file); err == nil {
 		sum := sha256.Sum256(b)
 		d = hex.EncodeToString(sum[:16])
 	} else {
