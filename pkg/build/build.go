@@ -1068,7 +1068,7 @@ func (s *Site) pageData(e *route.Entry, res *render.Result) (data, rsc []byte, e
 	manifest := output.MainIslands(res.Main)
 	names := output.IslandNames(manifest)
 	pd := output.NewPageData(s.Plan, e, s.Hash, output.ParseHead(res.HTML), res.Main, names)
-	if data, err = output.JSON(pd); err != nil {
+	if data, err = output.JSONSized(pd, len(res.Main)+len(res.Main)/8+1024); err != nil {
 		return nil, nil, err
 	}
 	if len(manifest) > 0 && s.Islands != nil {

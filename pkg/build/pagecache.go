@@ -92,7 +92,7 @@ func (c *pageCache) done(r rendered) {
 	c.mu.Lock()
 	c.rendered = append(c.rendered, r.entry.URL)
 	c.mu.Unlock()
-	if c.store == nil || r.err != nil || r.formErr != nil || r.deps == nil {
+	if c.store == nil || r.err != nil || r.formErr != nil || r.deps == nil || !c.store.Room(len(r.html)+len(r.data)+len(r.rsc)) {
 		return
 	}
 	pe := pageEntry{HTML: r.html, Data: r.data, RSC: r.rsc, Islands: r.islands, Pictures: r.pictures, FormChecked: r.formChecked, Styles: r.styles}
@@ -103,11 +103,11 @@ func (c *pageCache) done(r rendered) {
 		}
 		pe.Trace = append(pe.Trace, traceItem{k, d})
 	}
-	b, err := pe.encode()
+	parts, err := pe.encode()
 	if err != nil {
 		return
 	}
-	c.store.Put(c.key(r.entry), b)
+	c.store.Put(c.key(r.entry), parts...)
 }
 
 // stats returns the pages rendered, their URLs sorted, and the pages taken
@@ -125,32 +125,39 @@ func (c *pageCache) stats() (rendered int, urls []string, cached int) {
 }
 
 // encode writes the entry as length-prefixed fields (a page is read back in
-// every warm build: this is several times cheaper to decode than gob).
-func (pe *pageEntry) encode() ([]byte, error) {
+// every warm build: this is several times cheaper to decode than gob). The
+// page's bytes are not copied: the parts are written one after the other.
+func (pe *pageEntry) encode() ([][]byte, error) {
 	pics, err := json.Marshal(pe.Pictures)
 	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, 0, len(pe.HTML)+len(pe.Data)+len(pe.RSC)+len(pics)+64*len(pe.Trace)+256)
-	put := func(v []byte) []byte {
+	var parts [][]byte
+	b := make([]byte, 0, 64*len(pe.Trace)+256)
+	put := func(v []byte) {
 		b = binary.AppendUvarint(b, uint64(len(v)))
-		return append(b, v...)
+		if len(v) > 1024 { // a page's bytes: a part of their own
+			parts = append(parts, b, v)
+			b = make([]byte, 0, 64)
+			return
+		}
+		b = append(b, v...)
 	}
 	b = binary.AppendUvarint(b, uint64(len(pe.Trace)))
 	for _, t := range pe.Trace {
-		b = put([]byte(t.Dep))
-		b = put([]byte(t.Digest))
+		put([]byte(t.Dep))
+		put([]byte(t.Digest))
 	}
 	for _, list := range [][]string{pe.Islands, pe.Styles} {
 		b = binary.AppendUvarint(b, uint64(len(list)))
 		for _, n := range list {
-			b = put([]byte(n))
+			put([]byte(n))
 		}
 	}
 	for _, v := range [][]byte{pe.HTML, pe.Data, pe.RSC, pics, []byte(pe.FormChecked)} {
-		b = put(v)
+		put(v)
 	}
-	return b, nil
+	return append(parts, b), nil
 }
 
 // decode reads what encode wrote; false when b is not such an entry.

@@ -226,19 +226,43 @@ func (s *Store) Get(k Key) ([]byte, bool) {
 	return b, true
 }
 
-// Put adds v under k to this build's segment. A failure to write is not an
-// error of the build: the cache then simply misses next time. Once the
-// segment holds half of MaxBytes (what a merge keeps at most), further
-// entries are dropped: a build larger than the cache's bound does not
-// write entries only to evict them.
-func (s *Store) Put(k Key, v []byte) {
+// Room reports whether an entry of n bytes would still be kept by Put, so
+// that a caller can skip preparing one that would be dropped.
+func (s *Store) Room(n int) bool {
 	if s == nil {
-		return
+		return false
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.werr != nil || (s.MaxBytes > 0 && s.off+int64(len(v)) > s.MaxBytes/2) {
+	return s.room(n)
+}
+
+func (s *Store) room(n int) bool {
+	return s.werr == nil && (s.MaxBytes <= 0 || s.off+int64(n) <= s.MaxBytes/2)
+}
+
+// Put adds the concatenation of parts under k to this build's segment. A
+// failure to write is not an error of the build: the cache then simply
+// misses next time. Once the
+// segment holds half of MaxBytes (what a merge keeps at most), further
+// entries are dropped: a build larger than the cache's bound does not
+// write entries only to evict them.
+func (s *Store) Put(k Key, parts ...[]byte) {
+	if s == nil {
 		return
+	}
+	n := 0
+	for _, v := range parts {
+		n += len(v)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.room(n) {
+		return
+	}
+	sum := uint32(0)
+	for _, v := range parts {
+		sum = crc32.Update(sum, crcTable, v)
 	}
 	if s.out == nil {
 		f, err := os.CreateTemp(s.dir, ".tmp-*")
@@ -250,8 +274,10 @@ func (s *Store) Put(k Key, v []byte) {
 		s.off, s.werr = 0, nil
 		s.write([]byte(magic))
 	}
-	s.added = append(s.added, indexEntry{key: k, off: s.off, len: int64(len(v)), sum: crc32.Checksum(v, crcTable)})
-	s.write(v)
+	s.added = append(s.added, indexEntry{key: k, off: s.off, len: int64(n), sum: sum})
+	for _, v := range parts {
+		s.write(v)
+	}
 }
 
 func (s *Store) write(b []byte) {

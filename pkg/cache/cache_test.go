@@ -10,7 +10,8 @@ import (
 	"time"
 )
 
-// TestStore: what one build puts, the next finds, byte for byte; a key that
+// TestStore: what one build puts, the next finds, byte for byte (an entry
+// put in parts as one); a key that
 // was never put misses; a build that never closed its store leaves nothing
 // the next one reads; many builds' segments are merged without losing an
 // entry.
@@ -31,7 +32,11 @@ func TestStore(t *testing.T) {
 		if _, ok := s.Get(key(i)); ok {
 			t.Fatalf("empty store hit %d", i)
 		}
-		s.Put(key(i), val(i))
+		if v := val(i); i%2 == 1 { // an entry in parts is their concatenation
+			s.Put(key(i), v[:3], v[3:7], nil, v[7:])
+		} else {
+			s.Put(key(i), v)
+		}
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -255,7 +260,8 @@ func TestStorePartialMerge(t *testing.T) {
 	}
 }
 
-// TestStorePutBound: a build stores no more than half of MaxBytes.
+// TestStorePutBound: a build stores no more than half of MaxBytes, and
+// Room says so before an entry is prepared.
 func TestStorePutBound(t *testing.T) {
 	dir := t.TempDir()
 	s, err := Open(dir)
@@ -263,8 +269,14 @@ func TestStorePutBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.MaxBytes = 20_000
+	if !s.Room(1000) {
+		t.Error("an empty store has no room for 1,000 bytes")
+	}
 	for i := 0; i < 50; i++ {
 		s.Put(NewKey([]byte(fmt.Sprint(i))), bytes.Repeat([]byte("x"), 1000))
+	}
+	if s.Room(1000) {
+		t.Error("Room(1000) after 50,000 bytes under MaxBytes 20,000")
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)

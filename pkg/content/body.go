@@ -24,6 +24,9 @@ type bodyRef struct {
 // normalize is what ParsePage does to a file before splitting it.
 func normalize(src []byte) []byte {
 	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	if bytes.IndexByte(src, '\r') < 0 {
+		return src // most files: no copy
+	}
 	return bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
 }
 

@@ -104,8 +104,13 @@ func localeOf(plan *route.Plan, lang string) (string, bool) {
 // JSON encodes v deterministically. The files it makes are fetched as JSON,
 // never inlined into HTML, so '<', '>' and '&' stay as they are: escaping
 // them as \u003c... would grow a page's HTML in its page data by a sixth.
-func JSON(v any) ([]byte, error) {
+func JSON(v any) ([]byte, error) { return JSONSized(v, 0) }
+
+// JSONSized is JSON with room for about size bytes made up front (a page's
+// data is a little more than its main HTML).
+func JSONSized(v any, size int) ([]byte, error) {
 	var buf bytes.Buffer
+	buf.Grow(size)
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
