@@ -50,10 +50,21 @@ func TestReadFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Sizes around the fast read's one extra byte: empty, one byte, large.
+	large := strings.Repeat("ł0123456789\n", 20000)
+	for name, text := range map[string]string{"empty.md": "", "one.md": "1", "large.md": large} {
+		if err := os.WriteFile(filepath.Join(root, "content/pl/blog", name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, tc := range []struct {
 		name, want, err string
 	}{
+		{name: "content/pl/blog/empty.md", want: ""},
+		{name: "content/pl/blog/one.md", want: "1"},
+		{name: "content/pl/blog/large.md", want: large},
 		{name: "content/pl/blog/a.md", want: "a"},
+		{name: "content/pl/blog", err: "is a directory"},
 		{name: "content/pl/blog/a.md", want: "a"}, // again, its folders now known
 		{name: "content/pl/inside.md", want: "a"},
 		{name: "content/en/blog/a.md", want: "a"}, // through a folder link inside the site
@@ -68,7 +79,7 @@ func TestReadFile(t *testing.T) {
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
 			t.Errorf("ReadFile(%s) = %q, %v; want an error with %q", tc.name, b, err, tc.err)
 		case tc.err == "" && (err != nil || string(b) != tc.want):
-			t.Errorf("ReadFile(%s) = %q, %v; want %q", tc.name, b, err, tc.want)
+			t.Errorf("ReadFile(%s) = %.40q (%d bytes), %v; want %.40q (%d bytes)", tc.name, b, len(b), err, tc.want, len(tc.want))
 		}
 	}
 }

@@ -1,0 +1,6 @@
+//go:build !unix
+
+package sitefs
+
+// readRegular has no fast way here: ReadFile always takes the careful one.
+func readRegular(full string) ([]byte, bool, error) { return nil, false, nil }
