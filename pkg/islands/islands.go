@@ -88,7 +88,7 @@ type Bundle struct {
 	cacheMu sync.Mutex
 	cache   map[string]*cacheEntry
 
-	engineCalls atomic.Int64 // renders that reached an engine (for tests)
+	engineCalls atomic.Int64 // renders that reached an engine
 
 	spent    atomic.Int64 // nanoseconds spent in engine renders
 	failFast sync.Map     // island name -> error: it timed out, do not run it again
@@ -175,6 +175,10 @@ func (b *Bundle) Names() []string { return append([]string(nil), b.names...) }
 // Hash returns a content hash of both bundles.
 func (b *Bundle) Hash() string { return b.hash }
 
+// EngineRenders returns how many renders ran an island's JS in an engine
+// (the others were answered from the bundle's memo of identical renders).
+func (b *Bundle) EngineRenders() int64 { return b.engineCalls.Load() }
+
 // Close releases the engines.
 func (b *Bundle) Close() error {
 	if b.pool == nil {
@@ -221,7 +225,7 @@ func (b *Bundle) Render(ctx context.Context, name string, propsJSON []byte, dire
 	if err != nil {
 		return "", false, diag.New(diag.Pos{}, "island %s: props: %v", name, err)
 	}
-	inner, err := b.ssrRender(ctx, name, props, childrenHTML)
+	inner, err := b.renderInner(ctx, name, props, childrenHTML)
 	if err != nil {
 		return "", false, err
 	}
@@ -272,6 +276,30 @@ func normalizeProps(p []byte) ([]byte, error) {
 		return nil, err
 	}
 	return []byte(buf.String()), nil
+}
+
+// renderInner returns the island's server HTML. Children are opaque to the
+// component (it renders them only through dangerouslySetInnerHTML, in its
+// data-sg-children element), so the engine renders an island once per props
+// with a stand-in for the children, and each call's children are spliced in
+// where the stand-in came out: a menu or a form whose per-page part comes as
+// children runs its JS once per locale, not once per page. When the stand-in
+// does not come out exactly once (the component did something else with its
+// children) or that render fails, the island is rendered with the real
+// children, as if there were no stand-in.
+func (b *Bundle) renderInner(ctx context.Context, name string, props []byte, children string) (string, error) {
+	if children == "" {
+		return b.ssrRender(ctx, name, props, "")
+	}
+	standIn := "<!--sg-children " + b.hash + "-->"
+	if html, err := b.ssrRender(ctx, name, props, standIn); err == nil {
+		if i := strings.Index(html, standIn); i >= 0 && strings.LastIndex(html, standIn) == i {
+			return html[:i] + children + html[i+len(standIn):], nil
+		}
+	} else if ctx.Err() != nil {
+		return "", err
+	}
+	return b.ssrRender(ctx, name, props, children)
 }
 
 func (b *Bundle) ssrRender(ctx context.Context, name string, props []byte, children string) (string, error) {

@@ -546,3 +546,72 @@ func TestBuildBudget(t *testing.T) {
 		t.Errorf("an engine ran after the budget was spent")
 	}
 }
+
+// TestRenderChildrenOnce: children are opaque to a component, so an island
+// whose props stay the same and whose children change from call to call (a
+// menu marking each page's link, a form carrying each page's URL) runs its
+// JS once, and each call's output is exactly what a render with its own
+// children gives.
+func TestRenderChildrenOnce(t *testing.T) {
+	b, err := Build(context.Background(), fixtureOptions(t, Options{Minify: true, Workers: 2}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ctx := context.Background()
+	props := readFixture(t, "Panel.en.json")
+	norm, err := normalizeProps(props)
+	if err != nil {
+		t.Fatal(err)
+	}
+	children := []string{
+		`<p>page one</p>`,
+		`<ul><li><a href="/en/two/" aria-current="page">Two</a></li></ul>`,
+		`<p>three &amp; <b>$1 $& \u2028</b></p>`,
+		`<!--sg-children-->`,
+	}
+	var got []string
+	for _, ch := range children {
+		h, _, err := b.Render(ctx, "Panel", props, "load", ch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, h)
+	}
+	if n := b.EngineRenders(); n != 1 {
+		t.Errorf("the engine rendered Panel %d times for %d calls that differ only in children, want 1", n, len(children))
+	}
+	for i, ch := range children {
+		want, err := b.renderEngine(ctx, "Panel", norm, ch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(got[i], ">"+want+"</sg-island>") {
+			t.Errorf("children %q: spliced render\n%s\ndiffers from the engine's render with them\n%s", ch, got[i], want)
+		}
+	}
+}
+
+// TestRenderChildrenFallback: a component that reads its children, or
+// renders them more than once, is rendered with each call's own children.
+func TestRenderChildrenFallback(t *testing.T) {
+	b, err := Build(context.Background(), Options{Root: "testdata/throwing", NodePaths: nodeModules(t), Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for _, c := range []struct{ island, children, want string }{
+		{"Count", "abc", ">3 characters<"},
+		{"Count", "<p>hello</p>", ">12 characters<"},
+		{"Twice", "<p>a</p>", `<div class="twice"><div data-sg-children><p>a</p></div><div><p>a</p></div></div>`},
+		{"Twice", "<p>b</p>", `<div class="twice"><div data-sg-children><p>b</p></div><div><p>b</p></div></div>`},
+	} {
+		h, _, err := b.Render(context.Background(), c.island, nil, "none", c.children)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(h, c.want) {
+			t.Errorf("%s with children %q: %s, want %s", c.island, c.children, h, c.want)
+		}
+	}
+}
