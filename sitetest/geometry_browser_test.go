@@ -23,6 +23,9 @@ var geometryCases = []struct{ island, path, ready string }{
 	{"ReportTabs", "/pl/dla-inwestorow/raporty/#raporty-biezace", reportTabsReady}, // the #hash names the second tab
 	{"DemoForm", "/pl/o-nas/kontakt/", `document.querySelector('sg-island[data-island="DemoForm"][data-hydrated] form[novalidate]')`},
 	{"RotatingText", "/pl/o-nas/kontakt/", `document.querySelector('sg-island[data-island="RotatingText"][data-hydrated]')`},
+	// MobileMenu hydrates at 390 px only (media); its link list is the
+	// template's children, which hydration keeps.
+	{"MobileMenu", "/pl/o-nas/kontakt/", `document.querySelector('sg-island[data-island="MobileMenu"][data-hydrated] summary[aria-expanded], sg-island[data-island="MobileMenu"][data-sg-waiting="media"]')`},
 }
 
 // reportTabsReady: the tabs are rendered and the panels wired (the effect

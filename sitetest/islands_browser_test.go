@@ -57,11 +57,11 @@ func islandsHydration(t *testing.T, b *islands.Bundle) {
 		body.WriteString("<section>" + html + "</section>\n")
 	}
 	children := islandChildren(t, "ReportTabs.pl.children.html")
-	add("MobileMenu", "MobileMenu.pl.json", "")
+	add("MobileMenu", "MobileMenu.pl.json", islandChildren(t, "MobileMenu.pl.children.html"))
 	add("RotatingText", "RotatingText.pl.json", "")
 	add("ReportTabs", "ReportTabs.pl.json", children)
 	add("JobsList", "JobsList.pl.json", "")
-	add("DemoForm", "DemoForm.pl.json", "")
+	add("DemoForm", "DemoForm.pl.json", islandChildren(t, "DemoForm.pl.children.html"))
 	add("ConsentBanner", "ConsentBanner.pl.json", "")
 	var head strings.Builder
 	for _, u := range b.ModulePreloads(hydrated) {
@@ -157,6 +157,7 @@ func islandsHydration(t *testing.T, b *islands.Bundle) {
 		"focused":       "demo-form-name",
 		"status":        "To pole jest wymagane.",
 		"menuEscape":    "false|toggle",
+		"menuLinkClick": "false|/",
 		"rotatingPause": true,
 	}
 	for k, v := range want {
@@ -242,6 +243,17 @@ const islandsScenario = `(async () => {
   await until(() => !menu.open);
   await settle();
   r.menuEscape = menu.open + '|' + (document.activeElement.classList.contains('mobile-menu__toggle') ? 'toggle' : document.activeElement.id);
+  // A click on a link of the list (the island's children) closes the menu;
+  // the test keeps the page from following it.
+  menu.open = true;
+  await until(() => menu.open);
+  await settle();
+  const stay = (e) => e.preventDefault();
+  window.addEventListener('click', stay, true);
+  menu.querySelector('.mobile-menu__nav a[aria-current="page"]').click();
+  await until(() => !menu.open);
+  window.removeEventListener('click', stay, true);
+  r.menuLinkClick = menu.open + '|' + location.pathname;
   const pause = document.querySelector('.rotating-text__toggle');
   r.rotatingPause = !!pause && pause.textContent === 'Zatrzymaj animację';
   return r;

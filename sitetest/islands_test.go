@@ -131,7 +131,7 @@ func TestIslandsContracts(t *testing.T) {
 		}
 		return h
 	}
-	form := render("DemoForm", "DemoForm.pl.json", "")
+	form := render("DemoForm", "DemoForm.pl.json", islandChildren(t, "DemoForm.pl.children.html"))
 	for _, want := range []string{
 		`<form id="demo-form"`, `method="post"`, `action="/api/demo"`,
 		`<label for="demo-form-name" class="demo-form__label">Imię`, `class="demo-form__label">Nazwa firmy`,
@@ -166,8 +166,8 @@ func TestIslandsContracts(t *testing.T) {
 			t.Errorf("JobsList: missing %q in\n%s", want, jobs)
 		}
 	}
-	menu := render("MobileMenu", "MobileMenu.pl.json", "")
-	for _, want := range []string{`<details class="mobile-menu">`, `<summary class="mobile-menu__toggle">`, `aria-current="page"`} {
+	menu := render("MobileMenu", "MobileMenu.pl.json", islandChildren(t, "MobileMenu.pl.children.html"))
+	for _, want := range []string{`<details class="mobile-menu">`, `<summary class="mobile-menu__toggle">`, `<nav aria-label="Menu" data-sg-children class="mobile-menu__nav"><ul class="mobile-menu__list">`, `aria-current="page"`} {
 		if !strings.Contains(menu, want) {
 			t.Errorf("MobileMenu: missing %q in\n%s", want, menu)
 		}

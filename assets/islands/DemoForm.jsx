@@ -10,6 +10,9 @@ import { cx, useEnhanced } from './lib/hooks.js';
 // the client, posts JSON with fetch (201 with an id, or 422 with an error code
 // per field) and shows each code's localized message from `messages` next to
 // its field, with focus on the first.
+// The page's own part, the hidden field with its URL, comes as children
+// (childrenHtml, rendered by templates/sections/form.html), so the server
+// renders this component once per locale, not once per page.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9][0-9 ()-]{5,19}$/;
 
@@ -84,7 +87,7 @@ function ErrorText({ name, error }) {
   );
 }
 
-export default function DemoForm({ endpoint, lang = '', page = '', thanksUrl = '', form = {}, messages = {} }) {
+export default function DemoForm({ endpoint, lang = '', thanksUrl = '', form = {}, messages = {}, childrenHtml = '' }) {
   const enhanced = useEnhanced();
   const ref = useRef(null);
   const [key, setKey] = useState('');
@@ -188,7 +191,7 @@ export default function DemoForm({ endpoint, lang = '', page = '', thanksUrl = '
       )}
       {form.introHtml && <div className="demo-form__intro" dangerouslySetInnerHTML={{ __html: form.introHtml }} />}
       <input type="hidden" name="lang" value={lang} />
-      <input type="hidden" name="page" value={page} />
+      <div hidden data-sg-children="" dangerouslySetInnerHTML={{ __html: childrenHtml }} />
       <input type="hidden" name="idempotencyKey" value={key} />
       <div className="demo-form__fields">
         {fields.map((f) => (

@@ -2,45 +2,14 @@ import { useEffect, useRef, useState } from 'react';
 import { cx, useEnhanced } from './lib/hooks.js';
 
 // MobileMenu: the site navigation as a <details> disclosure (works without
-// JS). Hydrated it adds aria-expanded, Escape to close with focus returned to
-// the toggle, closing on link click and on a click outside.
-// Props: items [{label, href, items [{label, href}]}], labels {open, close,
-// menu}, current (the current page URL, marked aria-current="page").
-function isCurrent(href, current) {
-  return Boolean(current) && href === current;
-}
-
-function Links({ items, current, level, onNavigate }) {
-  return (
-    <ul className={cx('mobile-menu__list', level > 0 && 'mobile-menu__list--sub')}>
-      {items.map((it, i) => {
-        const here = isCurrent(it.href, current);
-        const inside = it.items && it.items.some((s) => isCurrent(s.href, current));
-        return (
-          <li key={i} className={cx('mobile-menu__item', inside && 'mobile-menu__item--active')}>
-            {it.href ? (
-              <a
-                className={cx('mobile-menu__link', here && 'mobile-menu__link--current')}
-                href={it.href}
-                aria-current={here ? 'page' : undefined}
-                onClick={onNavigate}
-              >
-                {it.label}
-              </a>
-            ) : (
-              <span className="mobile-menu__heading">{it.label}</span>
-            )}
-            {it.items && it.items.length > 0 && (
-              <Links items={it.items} current={current} level={level + 1} onNavigate={onNavigate} />
-            )}
-          </li>
-        );
-      })}
-    </ul>
-  );
-}
-
-export default function MobileMenu({ items = [], labels = {}, current = '' }) {
+// JS). The link list comes as children: the template renders it
+// (templates/partials/mobile-menu-links.html) with the current page marked
+// aria-current="page", so the server runs this component once per locale, not
+// once per page, and hydration keeps the list as it is. Hydrated it adds
+// aria-expanded, Escape to close with focus returned to the toggle, closing
+// on link click and on a click outside.
+// Props: labels {open, close, menu}; childrenHtml (the link list).
+export default function MobileMenu({ labels = {}, childrenHtml = '' }) {
   const enhanced = useEnhanced();
   const [open, setOpen] = useState(false);
   const detailsRef = useRef(null);
@@ -71,8 +40,10 @@ export default function MobileMenu({ items = [], labels = {}, current = '' }) {
     };
   }, []);
 
-  const close = () => {
-    if (detailsRef.current) detailsRef.current.open = false;
+  // A click on a link of the list closes the menu.
+  const onNavClick = (ev) => {
+    const a = ev.target && ev.target.closest ? ev.target.closest('a') : null;
+    if (a && detailsRef.current) detailsRef.current.open = false;
   };
 
   const toggleLabel = open ? labels.close : labels.open;
@@ -87,9 +58,13 @@ export default function MobileMenu({ items = [], labels = {}, current = '' }) {
         <span className="mobile-menu__label">{labels.menu}</span>
         {enhanced && toggleLabel && <span className="visually-hidden">{` (${toggleLabel})`}</span>}
       </summary>
-      <nav className="mobile-menu__nav" aria-label={labels.menu}>
-        <Links items={items} current={current} level={0} onNavigate={close} />
-      </nav>
+      <nav
+        className="mobile-menu__nav"
+        aria-label={labels.menu}
+        data-sg-children=""
+        onClick={onNavClick}
+        dangerouslySetInnerHTML={{ __html: childrenHtml }}
+      />
     </details>
   );
 }

@@ -108,10 +108,12 @@ type Report struct {
 	// Runtime is the client runtime's gzip size (part of every JS total).
 	Runtime int
 	// Islands: time to bundle them, number of island renders and the time
-	// spent in SSR (summed over workers).
+	// spent in SSR (summed over workers); SSREngine of the renders ran the
+	// island's JS (the others were the same render as an earlier one).
 	IslandsBundle time.Duration
 	SSRCalls      int64
 	SSRTime       time.Duration
+	SSREngine     int64
 	// Cache lookups (pages, Markdown and island SSR) that hit and missed;
 	// both 0 without a cache.
 	CacheHits, CacheMisses int64
@@ -999,6 +1001,9 @@ feed:
 	rep.StringMisses = s.Catalog.Misses()
 	rep.IslandsBundle = s.IslandsBundle
 	rep.SSRCalls, rep.SSRTime = s.Renderer.SSRStats()
+	if s.Islands != nil {
+		rep.SSREngine = s.Islands.EngineRenders()
+	}
 	rep.CacheHits, rep.CacheMisses = s.Renderer.CacheStats()
 	rep.CacheWarning = s.cacheWarning
 	rep.PageCache = s.pages != nil
