@@ -330,8 +330,8 @@ func printReport(w io.Writer, rep *build.Report) {
 		fmt.Fprintf(w, "js: runtime    %6.1f KB gzip (included in every total above)\n", float64(rep.Runtime)/1024)
 	}
 	if rep.SSRCalls > 0 {
-		fmt.Fprintf(w, "islands: bundled in %d ms; %d island renders, %d ms of SSR\n",
-			rep.IslandsBundle.Milliseconds(), rep.SSRCalls, rep.SSRTime.Milliseconds())
+		fmt.Fprintf(w, "islands: bundled in %d ms; %d island renders (%d ran JS), %d ms of SSR\n",
+			rep.IslandsBundle.Milliseconds(), rep.SSRCalls, rep.SSREngine, rep.SSRTime.Milliseconds())
 	}
 	if rep.Images != (images.Stats{}) {
 		fmt.Fprintln(w, rep.Images.Summary())
