@@ -75,7 +75,7 @@ func (r *Renderer) link(d Deps, lang, resolved string) {
 // the parse trees, before any execution.
 type templateClosure map[string]map[string][]string // layout -> name -> files
 
-func closureOf(sets map[string]*template.Template) templateClosure {
+func closureOf(sets map[string]*template.Template, alias map[string]map[string]string) templateClosure {
 	out := templateClosure{}
 	for layout, set := range sets {
 		memo := map[string][]string{}
@@ -87,21 +87,24 @@ func closureOf(sets map[string]*template.Template) templateClosure {
 			}
 			seen[name] = true
 			t := set.Lookup(name)
+			if to, ok := alias[layout][name]; ok { // base.html and the layout's blocks, as the layout sees them
+				t = set.Lookup(to)
+			}
 			if t == nil || t.Tree == nil {
 				return
 			}
 			acc[TemplatesDir+"/"+t.Tree.ParseName] = true
 			walkTemplateRefs(t.Tree.Root, func(ref string) { files(ref, seen) })
 		}
-		for _, t := range set.Templates() {
+		for _, name := range layoutView(layout, set, alias) {
 			clear(acc)
-			files(t.Name(), map[string]bool{})
+			files(name, map[string]bool{})
 			list := make([]string, 0, len(acc))
 			for f := range acc {
 				list = append(list, f)
 			}
 			sort.Strings(list)
-			memo[t.Name()] = list
+			memo[name] = list
 		}
 		out[layout] = memo
 	}

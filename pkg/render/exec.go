@@ -21,7 +21,7 @@ const MaxNesting = 64
 // goroutines.
 type execSet struct {
 	root    *template.Template            // base + partials + sections
-	layouts map[string]*template.Template // layout name -> root clone + layout
+	layouts map[string]*template.Template // layout name -> the template its pages execute (parseSet)
 	st      *execState
 }
 
@@ -124,7 +124,7 @@ func (r *Renderer) takeSet(ctx context.Context, lang, page string) (*execSet, er
 			break
 		}
 		st := &execState{}
-		root, layouts, errs := parseSet(r.base, r.shared, r.layouts, r.funcs(st), r.opts.HTML != nil)
+		root, layouts, _, errs := parseSet(r.base, r.shared, r.layouts, r.funcs(st), r.opts.HTML != nil)
 		if len(errs) > 0 {
 			return nil, errs.Err()
 		}

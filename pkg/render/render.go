@@ -155,12 +155,12 @@ func New(opts Options) (*Renderer, error) {
 	// Parse one set now: its errors are the templates' errors, and it
 	// serves the first render.
 	st := &execState{}
-	root, set, errs := parseSet(base, shared, layouts, r.funcs(st), opts.HTML != nil)
+	root, set, alias, errs := parseSet(base, shared, layouts, r.funcs(st), opts.HTML != nil)
 	if len(errs) == 0 {
 		st.set = &execSet{root: root, layouts: set, st: st}
 		r.pool <- st.set
 		r.made.Add(1)
-		r.info = infoOf(root, set)
+		r.info = infoOf(root, set, alias)
 		r.closure = r.info.Closure
 		storeInfo(opts.Cache, key, r.info)
 	}
@@ -323,7 +323,7 @@ func (r *Renderer) RenderDeps(ctx context.Context, e *route.Entry, deps Deps) (*
 	var buf bytes.Buffer
 	buf.Grow(int(r.pageSize.Load()) + 4<<10) // pages of a site are alike in size
 	set.st.marks.out = &buf
-	if err := t.ExecuteTemplate(&buf, "base.html", pc); err != nil {
+	if err := t.Execute(&buf, pc); err != nil { // base.html as the layout sees it
 		var ne nestingError
 		if errors.As(err, &ne) {
 			return nil, PageError{Diagnostic: ne.Diagnostic, Page: pg.File}
