@@ -84,6 +84,7 @@ type Bundle struct {
 	hash       string
 
 	pool *pool
+	code *ssrCode // what the pool's engines load
 
 	cacheMu sync.Mutex
 	cache   map[string]*cacheEntry
@@ -159,7 +160,8 @@ func Build(ctx context.Context, opts Options) (*Bundle, error) {
 		h.Write(b.client[f])
 	}
 	b.hash = hex.EncodeToString(h.Sum(nil))[:16]
-	b.pool = newPool(opts.Workers, func() (engine, error) { return newQuickJS(b.ssr) })
+	b.code = &ssrCode{src: jsPrelude + string(b.ssr)}
+	b.pool = newPool(opts.Workers, func() (engine, error) { return newQuickJSFrom(b.code) })
 	return b, nil
 }
 

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"modernc.org/quickjs"
+
 	"sitegen/pkg/diag"
 )
 
@@ -613,5 +615,53 @@ func TestRenderChildrenFallback(t *testing.T) {
 		if !strings.Contains(h, c.want) {
 			t.Errorf("%s with children %q: %s, want %s", c.island, c.children, h, c.want)
 		}
+	}
+}
+
+// TestEnginesLoadBytecode: the pool's engines load the SSR bundle compiled
+// once to bytecode, and render from it exactly as from source.
+func TestEnginesLoadBytecode(t *testing.T) {
+	b, err := Build(context.Background(), fixtureOptions(t, Options{Minify: true, Workers: 3}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ctx := context.Background()
+	var engines []engine
+	for i := 0; i < 3; i++ { // none is put back: three engines
+		e, err := b.pool.get(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		engines = append(engines, e)
+	}
+	if b.code.compiled != 1 || b.code.bytecode == nil {
+		t.Errorf("the bundle was compiled %d times (bytecode: %v), want once for all engines", b.code.compiled, b.code.bytecode != nil)
+	}
+	// An engine that evaluates the source, as engines did before.
+	vm, err := quickjs.NewVM()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := vm.Eval(jsPrelude+string(b.ssr), quickjs.EvalGlobal); err != nil {
+		t.Fatal(err)
+	}
+	fn, err := vm.EvalValue("SGIslands.render", quickjs.EvalGlobal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromSource := &quickJS{vm: vm, fn: fn, this: vm.GlobalObject()}
+	defer fromSource.close()
+	props := string(readFixture(t, "Counter.en.json"))
+	want, err := fromSource.render("Counter", props, "")
+	if err != nil || want.Error != nil {
+		t.Fatal(err, want.Error)
+	}
+	for i, e := range engines {
+		got, err := e.render("Counter", props, "")
+		if err != nil || got.Error != nil || got.HTML != want.HTML {
+			t.Errorf("engine %d: %v %v %q, want %q", i, err, got.Error, got.HTML, want.HTML)
+		}
+		b.pool.put(e, false)
 	}
 }
