@@ -294,6 +294,17 @@ func (rs *runtimeSuite) testSwap(t *testing.T) {
 	if m := regexp.MustCompile(`<body class="([^"]*)"`).FindSubmatch(raw); m == nil || head["body"] != string(m[1]) {
 		t.Errorf("body class after the swap %q, the page's own %q", head["body"], m)
 	}
+	// The mobile menu's marks (classes as well as aria-current) are the
+	// page's own, not those of the page swapped out.
+	menu := jsEval[string](tb, `[...document.querySelectorAll('.mobile-menu__link--current')].map(a => a.getAttribute('href')).join(' ') +
+	  ' active:' + document.querySelectorAll('.mobile-menu__item--active').length`)
+	var wantMenu []string
+	for _, m := range regexp.MustCompile(`<a href="([^"]*)"[^>]*class="mobile-menu__link mobile-menu__link--current"`).FindAllSubmatch(raw, -1) {
+		wantMenu = append(wantMenu, string(m[1]))
+	}
+	if want := strings.Join(wantMenu, " ") + fmt.Sprintf(" active:%d", strings.Count(string(raw), "mobile-menu__item--active")); menu != want || len(wantMenu) == 0 {
+		t.Errorf("mobile menu marks after the swap %q, the page's own %q", menu, want)
+	}
 	// Polish -> English through the language switcher: the header and
 	// footer come as the English slices, html[lang] changes.
 	m = rs.srv.mark()

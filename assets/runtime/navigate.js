@@ -173,6 +173,9 @@ function markCurrent(path, pc, variants) {
     else a.removeAttribute('aria-current');
   });
   $$('.main-nav__item').forEach((li) => li.classList.toggle('is-active', !!$('a[aria-current=page]', li)));
+  // The mobile menu marks the same with classes (partials/mobile-menu-links.html).
+  $$('.mobile-menu__link').forEach((a) => a.classList.toggle('mobile-menu__link--current', a.getAttribute('aria-current') === 'page'));
+  $$('.mobile-menu__item').forEach((li) => li.classList.toggle('mobile-menu__item--active', !!$(':scope > ul > li > a[aria-current=page]', li)));
   $$('.lang-switch').forEach((nav) => {
     nav.hidden = variants.length < 2;
     $$('a[hreflang]', nav).forEach((a) => {
