@@ -138,6 +138,8 @@ func TestBrowser(t *testing.T) {
 		{"IslandGeometry", s.testIslandGeometry},
 		{"RotatingTextHeight", s.testRotatingTextHeight},
 		{"LoadPriorities", s.testLoadPriorities},
+		{"FontsAfterLoad", s.testFontsAfterLoad},
+		{"PrefetchWhenIdle", s.testPrefetchWhenIdle},
 	})
 	t.Logf("browser suite took %v", time.Since(start).Round(time.Millisecond))
 }

@@ -1226,7 +1226,7 @@ func (rs *runtimeSuite) testScreenshots(t *testing.T) {
 		}
 		if keys := jsEval[[]string](tb, storedKeys); true {
 			for _, k := range keys {
-				if !regexp.MustCompile(`^sg-(consent|scroll|reload|pages|assets)$`).MatchString(k) {
+				if !regexp.MustCompile(`^sg-(consent|fonts|scroll|reload|pages|assets)$`).MatchString(k) {
 					t.Errorf("the site stored %q, which the cookie policy does not list", k)
 				}
 			}

@@ -1,5 +1,5 @@
 // sitegen client runtime: page swaps, prefetch, build identity, service
-// worker, consent-gated analytics and the top bar. Every page works as a
+// worker, consent-gated analytics, the top bar and the web fonts. Every page works as a
 // plain full load without it; it only makes navigation faster.
 import { SESSION } from './keys.js';
 import { appBuild, pageBuild } from './loader.js';
@@ -7,6 +7,7 @@ import { start as startNavigation } from './navigate.js';
 import { startPrefetch } from './prefetch.js';
 import { startWorker } from './register.js';
 import { startAnalytics } from './analytics.js';
+import { startFonts } from './fonts.js';
 import { showTopbar } from './topbar.js';
 import { session } from './util.js';
 
@@ -34,6 +35,7 @@ startNavigation();
 startPrefetch();
 startAnalytics();
 startWorker();
+startFonts();
 
 // Build identity: another build on the server reloads the page once.
 appBuild('low').then((h) => {

@@ -1,4 +1,4 @@
-// Small shared helpers: safe session storage, sleeping with jitter, locale.
+// Small shared helpers: safe session and local storage, sleeping with jitter, locale.
 export const $ = (s, r = document) => r.querySelector(s);
 export const $$ = (s, r = document) => Array.from(r.querySelectorAll(s));
 
@@ -10,6 +10,17 @@ export function session(key, value) {
     return value;
   } catch (e) {
     return undefined; // no storage (privacy mode, sandbox): callers degrade
+  }
+}
+
+export function local(key, value) {
+  try {
+    if (value === undefined) return localStorage.getItem(key);
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+    return value;
+  } catch (e) {
+    return undefined; // no storage: callers degrade
   }
 }
 

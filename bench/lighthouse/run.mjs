@@ -93,7 +93,7 @@ const METRICS = {
 async function lighthouse(url, out) {
   await run(
     join(here, 'node_modules', '.bin', 'lighthouse'),
-    [url, '--only-categories=performance', '--output=json', '--output-path=' + out, '--quiet', '--chrome-flags=' + chromeFlags],
+    [url, '--only-categories=performance', '--output=json', '--output-path=' + out, '--quiet', '--chrome-flags=' + chromeFlags, ...(process.env.LH_TRACE ? ['--save-assets'] : [])],
     { maxBuffer: 64 << 20 },
   );
   const lhr = JSON.parse(readFileSync(out, 'utf8'));

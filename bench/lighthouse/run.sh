@@ -9,6 +9,7 @@
 #   bench/lighthouse/run.sh home post-blog   # only these types
 #   LH_RUNS=3 bench/lighthouse/run.sh        # median of 3 runs per page
 #   LH_KEEP=1 ...                            # keep the temp folder (JSON reports)
+#   LH_TRACE=1 LH_KEEP=1 ...                 # and each run's trace and DevTools log
 #   LH_SITE=DIR ...                          # serve this built folder instead of building
 #
 # Needs Go, Node 20 (lighthouse 12.8.2 is pinned in package-lock.json; 13

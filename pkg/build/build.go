@@ -188,7 +188,7 @@ type Site struct {
 	root          string
 	beforeRender  func(*route.Entry)
 	skip          map[string]bool // source files with errors: their pages are not rendered
-	styleHashes   []string        // CSP hashes of the <style>s the written pages carry
+	inlineHashes  []string        // CSP hashes of the <style>s and inline scripts the written pages carry (inlineHashes)
 }
 
 // Close releases the island engines and saves what the cache learned.
@@ -643,7 +643,7 @@ type pageDone struct {
 	err       error
 	formErr   error     // its form does not match the handler's schema
 	sliceErrs diag.List // the locale's header and footer slices (home pages)
-	styles    []string  // CSP hashes of the page's <style>s, as written
+	styles    []string  // CSP hashes of the page's <style>s and inline scripts, as written
 }
 
 // writers is how many goroutines render and write pages: more than the
@@ -684,7 +684,7 @@ type rendered struct {
 	// formChecked is the digest of the schema its form was found to match.
 	formErr     error
 	formChecked string
-	styles      []string // CSP hashes of the page's <style>s (styleHashes)
+	styles      []string // CSP hashes of the page's <style>s and inline scripts (inlineHashes)
 }
 
 // Write renders every page and writes the output to w (the build's
@@ -804,7 +804,7 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 				}
 				checkForm(&r)
 				if !ok && r.err == nil {
-					r.styles = styleHashes(r.html)
+					r.styles = inlineHashes(r.html)
 				}
 				if !ok {
 					s.pages.done(r)
@@ -865,7 +865,7 @@ feed:
 	pageErrs := map[diag.Diagnostic][]string{}
 	var pageErrOrder []diag.Diagnostic
 	for _, d := range done {
-		s.styleHashes = append(s.styleHashes, d.styles...)
+		s.inlineHashes = append(s.inlineHashes, d.styles...)
 	}
 	for i, d := range done {
 		e := entries[i]

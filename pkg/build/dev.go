@@ -642,7 +642,17 @@ func (d *Dev) renderSite(ctx context.Context, site *Site, sigs map[string]pageSi
 	d.renderer = site.Renderer
 	res.Out, res.Fallback = st.out, st.fallback
 	res.RedirectTable = output.RedirectTable(site.Plan.Redirects)
-	res.HeaderRules = output.HeaderRules(sitePolicy(site.Config))
+	// The pages' inline scripts by hash (their styles stay 'unsafe-inline'
+	// while they are edited).
+	var scripts []string
+	for _, p := range st.pages {
+		for _, h := range inlineHashes(p.html) {
+			if strings.HasPrefix(h, "script-src ") {
+				scripts = append(scripts, h)
+			}
+		}
+	}
+	res.HeaderRules = output.HeaderRules(withInline(sitePolicy(site.Config), scripts))
 	return st, res, nil
 }
 

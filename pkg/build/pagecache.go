@@ -40,7 +40,7 @@ type pageEntry struct {
 	// FormChecked is the digest of the form schema the page's form matched
 	// ("" when it has none): checked again only when the schema changed.
 	FormChecked string
-	Styles      []string // CSP hashes of its <style>s
+	Styles      []string // CSP hashes of its <style>s and inline scripts (inlineHashes)
 }
 
 type traceItem struct{ Dep, Digest string }
@@ -48,7 +48,7 @@ type traceItem struct{ Dep, Digest string }
 func (c *pageCache) key(e *route.Entry) cache.Key {
 	flags := fmt.Sprintf("root=%t fallback=%t error=%t notfound=%t", e.Root, e.Fallback, e.Error, e.NotFound)
 	own, _ := c.r.TraceDigest(render.DepFile(e.Page.File))
-	return cache.NewKey(c.salt, []byte("page-3"), []byte(e.Lang), []byte(e.ID), []byte(e.URL), []byte(flags), []byte(own))
+	return cache.NewKey(c.salt, []byte("page-4"), []byte(e.Lang), []byte(e.ID), []byte(e.URL), []byte(flags), []byte(own))
 }
 
 // lookup returns the page from the cache when its trace still holds.

@@ -3,6 +3,7 @@ package build
 import (
 	"bytes"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -31,34 +32,81 @@ func inlineStyles(res *assets.Result) map[string]string {
 	return styles
 }
 
-// styleHashes returns the CSP hash source of each <style> element in a
-// page, from the bytes as written (whatever rewrote the HTML before).
-func styleHashes(page []byte) []string {
+// inlineHashes returns the CSP hash source of each <style> element and
+// each inline script the browser runs in a page, from the bytes as written
+// (whatever rewrote the HTML before), each prefixed with its directive:
+// "style-src 'sha256-...'" or "script-src 'sha256-...'". Data blocks
+// (<script type="application/json">, ld+json) are not run and need none.
+func inlineHashes(page []byte) []string {
 	var out []string
-	for rest := page; ; {
-		i := bytes.Index(rest, []byte("<style"))
-		if i < 0 {
-			return out
+	for _, el := range []string{"style", "script"} {
+		for rest := page; ; {
+			i := bytes.Index(rest, []byte("<"+el))
+			if i < 0 {
+				break
+			}
+			rest = rest[i+1+len(el):]
+			gt := bytes.IndexByte(rest, '>')
+			if gt < 0 {
+				break
+			}
+			if gt > 0 && !bytes.ContainsAny(rest[:1], " \t\n\r\f") {
+				continue // <stylefoo>, <scripts>
+			}
+			tag := rest[:gt]
+			rest = rest[gt+1:]
+			end := bytes.Index(rest, []byte("</"+el))
+			if end < 0 {
+				break
+			}
+			body := string(rest[:end])
+			rest = rest[end:]
+			if el == "script" && !runsInline(string(tag)) {
+				continue
+			}
+			out = append(out, el+"-src "+output.StyleHash(body))
 		}
-		rest = rest[i+len("<style"):]
-		gt := bytes.IndexByte(rest, '>')
-		if gt < 0 || (gt > 0 && !bytes.ContainsAny(rest[:1], " \t\n\r\f")) {
-			continue // <stylefoo>, or no end of the tag
-		}
-		rest = rest[gt+1:]
-		end := bytes.Index(rest, []byte("</style"))
-		if end < 0 {
-			return out
-		}
-		out = append(out, output.StyleHash(string(rest[:end])))
-		rest = rest[end:]
 	}
+	return out
+}
+
+// scriptAttr finds an attribute's value in a script tag's attributes as
+// the renderer writes them (name="value", or a bare name).
+var scriptAttr = regexp.MustCompile(`(?i)(?:^|\s)(src|type)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?`)
+
+// runsInline reports whether a <script> with these attributes is an inline
+// script the browser runs: no src, and no type or a JavaScript one.
+func runsInline(attrs string) bool {
+	for _, m := range scriptAttr.FindAllStringSubmatch(attrs, -1) {
+		switch strings.ToLower(m[1]) {
+		case "src":
+			return false
+		case "type":
+			t := strings.ToLower(strings.TrimSpace(m[2] + m[3] + m[4]))
+			if t != "" && t != "module" && t != "text/javascript" && t != "application/javascript" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // policy is the site's CSP (sitePolicy) with the hashes of the <style>s
-// its pages carry (collected as they are written).
+// and inline scripts its pages carry (collected as they are written).
 func (s *Site) policy() output.CSP {
-	p := sitePolicy(s.Config)
-	p.Style = slices.Compact(slices.Sorted(slices.Values(s.styleHashes)))
+	return withInline(sitePolicy(s.Config), s.inlineHashes)
+}
+
+// withInline adds inline hashes (inlineHashes) to a policy.
+func withInline(p output.CSP, hashes []string) output.CSP {
+	for _, h := range slices.Compact(slices.Sorted(slices.Values(hashes))) {
+		dir, src, _ := strings.Cut(h, " ")
+		switch dir {
+		case "style-src":
+			p.Style = append(p.Style, src)
+		case "script-src":
+			p.Script = append(p.Script, src)
+		}
+	}
 	return p
 }

@@ -10,6 +10,8 @@ import (
 // directive. It is derived from the site's configuration (csp in site.yaml,
 // the origins of form endpoints), never written into the engine.
 type CSP struct {
+	// Script may list hash sources (StyleHash of the script's text) of
+	// the inline scripts the pages carry besides origins.
 	Script, Img, Connect, Form []string
 	// Style lists the hash sources ('sha256-...', StyleHash) of the
 	// <style> elements the pages carry. With any, style-src allows exactly
@@ -19,14 +21,15 @@ type CSP struct {
 }
 
 // StyleHash is the CSP hash source of a <style> element whose text is css,
-// byte for byte as it appears between <style> and </style>.
+// byte for byte as it appears between <style> and </style> (the same for an
+// inline script's text).
 func StyleHash(css string) string {
 	sum := sha256.Sum256([]byte(css))
 	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
 
-// String is the Content-Security-Policy value: nothing inline for scripts,
-// inline styles only by hash (when Style lists any), no framing, and only
+// String is the Content-Security-Policy value: inline scripts only by hash
+// (listed in Script), inline styles only by hash (when Style lists any), no framing, and only
 // the listed origins beyond 'self'.
 func (c CSP) String() string {
 	dir := func(name string, base []string, extra []string) string {
