@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"sitegen/pkg/build"
@@ -77,6 +78,11 @@ func TestMinifiedLooksTheSame(t *testing.T) {
 		err := chromedp.Do(ctx,
 			chromedp.EmulateViewport(width, 900),
 			cdpDo(emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}),
+			// No web fonts: at font-display: optional whether a face makes
+			// it within ~100 ms is a matter of timing; the fallback faces
+			// lay both pages out the same every time.
+			cdpDo(network.Enable, network.EnableParams{}),
+			cdpDo(network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: []*network.BlockPattern{{URLPattern: "*://*:*/*.woff2", Block: true}}}),
 			chromedp.Navigate(base+path),
 		)
 		if err != nil {

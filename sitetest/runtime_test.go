@@ -131,17 +131,26 @@ func (rs *runtimeSuite) open(t *testing.T, o tabOptions, scripts ...string) *tab
 			t.Fatal(err)
 		}
 		t.Cleanup(func() {
-			chromedp.Do(tb.base, cdpDo(cdppage.RemoveScriptToEvaluateOnNewDocument, cdppage.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: id}))
+			within(10*time.Second, func() error {
+				return chromedp.Do(tb.base, cdpDo(cdppage.RemoveScriptToEvaluateOnNewDocument, cdppage.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: id}))
+			})
 		})
 	}
 	t.Cleanup(func() {
-		// Leave no worker, override or storage for the next test.
-		for _, origin := range []string{rs.base, rs.analytics, rs.insecure} {
-			chromedp.Do(tb.base, cdpDo(storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: origin, StorageTypes: "all"}))
+		// Leave no worker, override or storage for the next test. Bounded:
+		// a browser that stopped answering fails the test that broke it
+		// instead of hanging the whole suite.
+		err := within(20*time.Second, func() error {
+			for _, origin := range []string{rs.base, rs.analytics, rs.insecure} {
+				chromedp.Do(tb.base, cdpDo(storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: origin, StorageTypes: "all"}))
+			}
+			return chromedp.Do(tb.base,
+				cdpDo(emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: ""}),
+				cdpDo(emulation.SetDataSaverOverride, emulation.SetDataSaverOverrideParams{}))
+		})
+		if err != nil {
+			t.Errorf("cleaning up the tab: %v", err)
 		}
-		chromedp.Do(tb.base,
-			cdpDo(emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: ""}),
-			cdpDo(emulation.SetDataSaverOverride, emulation.SetDataSaverOverrideParams{}))
 	})
 	return tb
 }
@@ -958,6 +967,7 @@ func (rs *runtimeSuite) testServiceWorker(t *testing.T) {
 		tb := rs.open(t, tabOptions{consent: "reject"})
 		rs.load(tb, "", "/en/")
 		tb.waitJS(controlled, 10*time.Second, "the service worker to control the page")
+		jsEval[bool](tb, `window.__beforeRetire = true`) // gone once the page is reloaded
 		retire, err := assets.Worker("..", assets.WorkerOptions{Minify: true, Retire: true})
 		if err != nil {
 			t.Fatal(err)
@@ -971,9 +981,10 @@ func (rs *runtimeSuite) testServiceWorker(t *testing.T) {
 		jsEval[bool](tb, `navigator.serviceWorker.getRegistration().then((r) => r.update()).then(() => true, () => true)`)
 		tb.waitJS(`navigator.serviceWorker.getRegistrations().then((rs) => rs.length === 0)`, 10*time.Second, "the retiring worker to unregister")
 		tb.waitJS(`caches.keys().then((ks) => ks.filter((k) => k.startsWith('sg-')).length === 0)`, 5*time.Second, "the caches to be deleted")
-		// The page it controlled may stay controlled (by the retiring
-		// worker, which handles no fetch) until it unloads; the next load
-		// has no worker and comes from the network.
+		// It then reloads the page it controlled (sw-retire.js): wait for
+		// that reload, which would otherwise cut into the next navigation.
+		tb.waitJS(`!window.__beforeRetire && document.readyState === 'complete' && !navigator.serviceWorker.controller`, 10*time.Second, "the retiring worker to reload the page it controlled")
+		// The next load has no worker and comes from the network.
 		rs.load(tb, "", "/en/grants/")
 		m := rs.srv.mark()
 		rs.load(tb, "", "/en/events/")
