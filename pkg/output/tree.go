@@ -57,7 +57,8 @@ const (
 // manifest lists the files sorted).
 type Tree struct {
 	final   string
-	tmp     string
+	stage   string // the staging folder beside final (removed by Commit and Abort)
+	tmp     string // the new tree, inside stage
 	version string
 	mu      sync.Mutex      // guards dirs, names, bytes and aborted
 	aborted bool            // Abort was called: WriteFile refuses
@@ -95,17 +96,29 @@ func Begin(dir, version string) (*Tree, error) {
 		unlock()
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp(parent, tmpPrefix+filepath.Base(abs)+"-")
+	// The new tree is made inside a staging folder beside dir, marked so
+	// that the file system places the tree away from the previous output
+	// (see spreadFolders), and moved out of it into place on Commit.
+	stage, err := os.MkdirTemp(parent, tmpPrefix+filepath.Base(abs)+"-")
 	if err != nil {
 		unlock()
 		return nil, fmt.Errorf("create temporary output directory: %w", err)
 	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		os.RemoveAll(tmp)
+	spreadFolders(stage)
+	// A new name each time: ext4 starts its search for the folder's block
+	// group from a hash of the name.
+	tmp, err := os.MkdirTemp(stage, "tree-")
+	if err == nil {
+		err = os.Chmod(tmp, 0o755) // whatever the umask: what Commit moves into place
+	} else {
+		err = fmt.Errorf("create temporary output directory: %w", err)
+	}
+	if err != nil {
+		os.RemoveAll(stage)
 		unlock()
 		return nil, err
 	}
-	return &Tree{final: abs, tmp: tmp, version: version, dirs: map[string]bool{}, unlock: unlock}, nil
+	return &Tree{final: abs, stage: stage, tmp: tmp, version: version, dirs: map[string]bool{}, unlock: unlock}, nil
 }
 
 // Recover cleans up after a build into dir that was interrupted: when dir is
@@ -281,7 +294,7 @@ func (t *Tree) Abort() {
 	t.mu.Lock()
 	t.aborted = true
 	t.mu.Unlock()
-	os.RemoveAll(t.tmp)
+	os.RemoveAll(t.stage)
 	t.release()
 }
 
@@ -322,6 +335,7 @@ func (t *Tree) Commit() error {
 			return fmt.Errorf("move new output into place: %w", err)
 		}
 		t.step(StepSwapped)
+		os.Remove(t.stage)
 		return nil
 	}
 	exchange := t.exchange
@@ -356,6 +370,9 @@ func (t *Tree) Commit() error {
 	t.step(StepSwapped)
 	if err := os.RemoveAll(old); err != nil {
 		return fmt.Errorf("remove the previous output %s: %w", old, err)
+	}
+	if err := os.Remove(t.stage); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove the staging folder %s: %w", t.stage, err)
 	}
 	t.step(StepOldRemove)
 	return nil
