@@ -251,12 +251,14 @@ type tab struct {
 	failed   []string // subresources that failed or answered >= 400
 	urls     map[network.RequestID]string
 	loads    map[network.RequestID]*loadRecord // type and (last) priority of each request
+	loadedAt float64                           // the page's load event (protocol monotonic time), 0 before it
 }
 
 // loadRecord is one request's resource type and priority (the last one the
 // browser gave it).
 type loadRecord struct {
 	url, typ, priority string
+	sent               float64 // when the request was sent (protocol monotonic time, as loadedAt)
 }
 
 type tabOptions struct {
@@ -349,7 +351,7 @@ func (s *browserSuite) newTab(t *testing.T, o tabOptions) *tab {
 	t.Cleanup(release)
 	tb.mu.Lock()
 	tb.t, tb.ctx, tb.release = t, ctx, release
-	tb.errs, tb.requests, tb.failed, tb.urls, tb.loads = nil, nil, nil, nil, nil
+	tb.errs, tb.requests, tb.failed, tb.urls, tb.loads, tb.loadedAt = nil, nil, nil, nil, nil, 0
 	tb.mu.Unlock()
 	reduce := ""
 	if o.reducedMotion {
@@ -377,7 +379,7 @@ func (s *browserSuite) newTab(t *testing.T, o tabOptions) *tab {
 		}
 	}
 	tb.mu.Lock()
-	tb.errs, tb.requests, tb.failed, tb.urls, tb.loads = nil, nil, nil, nil, nil
+	tb.errs, tb.requests, tb.failed, tb.urls, tb.loads, tb.loadedAt = nil, nil, nil, nil, nil, 0
 	tb.mu.Unlock()
 	return tb
 }
@@ -436,7 +438,12 @@ func (tb *tab) onEvent(ev any) {
 			if tb.loads == nil {
 				tb.loads = map[network.RequestID]*loadRecord{}
 			}
-			tb.loads[e.RequestID] = &loadRecord{url: e.Request.URL, typ: string(e.Type), priority: string(e.Request.InitialPriority)}
+			tb.loads[e.RequestID] = &loadRecord{url: e.Request.URL, typ: string(e.Type), priority: string(e.Request.InitialPriority), sent: e.Timestamp.Float64()}
+		}
+	case *cdppage.EventLoadEventFired:
+		// The first load after a request (about:blank makes none).
+		if tb.loadedAt == 0 && len(tb.loads) > 0 {
+			tb.loadedAt = e.Timestamp.Float64()
 		}
 	case *network.EventResourceChangedPriority:
 		if l := tb.loads[e.RequestID]; l != nil {
@@ -1925,11 +1932,16 @@ func (s *browserSuite) testNoJavaScript(t *testing.T) {
 // checkScriptsOff makes sure the page's scripts really did not run.
 func (s *browserSuite) checkScriptsOff(t *testing.T, tb *tab) {
 	t.Helper()
-	// Module scripts run before DOMContentLoaded, so once the document is
-	// complete the island loader would have scanned the page.
+	// The module scripts wait in a <template data-sg-late> until the inline
+	// late loader copies them into the head after the load event; with
+	// scripts disabled it never runs (nor would a frame or a task queued from
+	// here: a promise awaiting one never settles), so nothing is copied.
 	tb.waitJS(`document.readyState === 'complete'`, 5*time.Second, "the page to load")
-	if !jsEval[bool](tb, `!!document.querySelector('script[type=module][src*="/islands/"]')`) {
+	if !jsEval[bool](tb, `[...document.querySelectorAll('template[data-sg-late]')].some((t) => !!t.content.querySelector('script[type=module][src*="/islands/"]'))`) {
 		t.Fatal("precondition: the page has no island loader or hydrated island whose scripts could run")
+	}
+	if n := jsEval[int](tb, `document.head.querySelectorAll(':scope > script[type=module]').length`); n != 0 {
+		t.Fatalf("scripts ran although disabled: the late loader put %d module scripts in the head", n)
 	}
 	if jsEval[bool](tb, `window.__sgIslandScans !== undefined`) {
 		t.Fatal("scripts ran although disabled: the island loader scanned the page")

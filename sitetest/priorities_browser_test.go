@@ -3,6 +3,7 @@ package sitetest
 import (
 	"fmt"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 )
@@ -15,16 +16,23 @@ var priorityPages = []string{
 }
 
 // testLoadPriorities: while a page loads, only the document and images ask
-// for high priority. Lighthouse's simulated FCP and LCP count every
-// high-priority request that ended before the observed paint, with all it
-// depended on: the web fonts (highest priority when a stylesheet asks for
-// them), the build check (/page-data/app-data.json, fetched by the runtime)
-// and island code (import() is high priority) each held the mobile LCP at
-// about 1.8 s on pages whose own paint needed none of them. So a first
-// visit fetches fonts only after the load (TestBrowser/FontsAfterLoad:
-// their requests are not checked here), the build check is a low-priority
-// fetch and the island loader preloads a chunk at low priority before
-// importing it. Favicons (the browser's own requests) are left out.
+// for high priority, and no script of the page's own, no module preload and
+// no web app manifest is requested at all. Lighthouse's simulated FCP and
+// LCP count every high-priority request that ended before the observed
+// paint, with all it depended on, and its LCP every request of any priority
+// that ended before it: the web fonts (highest priority when a stylesheet
+// asks for them), the build check (/page-data/app-data.json, fetched by the
+// runtime), island code (import() is high priority), and then the module
+// scripts, their preloads and the manifest at low priority each held the
+// mobile LCP back (bench/lighthouse). So a first visit fetches fonts only
+// after the load (TestBrowser/FontsAfterLoad: their requests are not checked
+// here), the module scripts, modulepreloads and the manifest sit in
+// <template data-sg-late> until the inline late loader copies them into the
+// head after the load event (checked here by the order of the protocol's
+// events, not by any duration; TestLateElementsInTemplates checks the
+// markup of every page), the build check is a low-priority fetch and the
+// island loader preloads a chunk at low priority before importing it.
+// Favicons (the browser's own requests) are left out.
 func (s *browserSuite) testLoadPriorities(t *testing.T) {
 	for _, w := range []int64{mobileWidth, desktopWidth} {
 		for _, p := range priorityPages {
@@ -49,7 +57,17 @@ func (s *browserSuite) testLoadPriorities(t *testing.T) {
 					loads = append(loads, *l)
 				}
 				tb.mu.Unlock()
-				var checks int
+				tb.mu.Lock()
+				loadedAt := tb.loadedAt
+				tb.mu.Unlock()
+				if loadedAt == 0 {
+					t.Fatal("precondition: no load event seen")
+				}
+				// Once loaded, the late elements are in the head.
+				if late := jsEval[[]string](tb, `[...document.head.querySelectorAll(':scope > script[type=module][src], :scope > link[rel=modulepreload], :scope > link[rel=manifest]')].map((e) => e.localName + ' ' + new URL(e.src || e.href).pathname)`); !brContainsPrefix(late, "script /_assets/runtime-") || !brContains(late, "link /site.webmanifest") {
+					t.Errorf("after the load the head has %v: want the runtime's module script and the manifest copied from <template data-sg-late>", late)
+				}
+				var checks, scripts int
 				for _, l := range loads {
 					u, err := url.Parse(l.url)
 					if err != nil || u.Scheme == "data" || l.typ == "Font" {
@@ -57,6 +75,12 @@ func (s *browserSuite) testLoadPriorities(t *testing.T) {
 					}
 					if u.Path == "/page-data/app-data.json" {
 						checks++
+					}
+					if (l.typ == "Script" && !brContains(blocking, u.Path)) || l.typ == "Manifest" || strings.HasSuffix(u.Path, ".webmanifest") {
+						scripts++
+						if l.sent <= loadedAt {
+							t.Errorf("%s (%s) was requested before the load event: module scripts, modulepreloads and the manifest load only after it", u.Path, l.typ)
+						}
 					}
 					if l.priority != "High" && l.priority != "VeryHigh" {
 						continue
@@ -66,10 +90,22 @@ func (s *browserSuite) testLoadPriorities(t *testing.T) {
 					}
 					t.Errorf("%s (%s) loaded at priority %s: only the document and images may be high priority at load", u.Path, l.typ, l.priority)
 				}
+				if scripts == 0 {
+					t.Errorf("precondition: no script request seen after the load")
+				}
 				if checks == 0 {
 					t.Errorf("precondition: no build-check request seen: the test saw no requests?")
 				}
 			})
 		}
 	}
+}
+
+func brContainsPrefix(list []string, prefix string) bool {
+	for _, x := range list {
+		if strings.HasPrefix(x, prefix) {
+			return true
+		}
+	}
+	return false
 }

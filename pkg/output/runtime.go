@@ -79,7 +79,7 @@ func Slices(page []byte) (map[string]string, bool) {
 	bo := bytes.IndexByte(page[b:], '>')
 	tail := page[me+len("</main>"):]
 	end := len(tail)
-	for _, stop := range []string{`<script type="module"`, `<link rel="modulepreload"`, `</body>`} {
+	for _, stop := range []string{`<template data-sg-late`, `<script type="module"`, `<link rel="modulepreload"`, `</body>`} {
 		if i := bytes.Index(tail, []byte(stop)); i >= 0 && i < end {
 			end = i
 		}
