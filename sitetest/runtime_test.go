@@ -76,6 +76,7 @@ func TestRuntime(t *testing.T) {
 		{"ServiceWorker", rs.testServiceWorker},
 		{"Consent", rs.testConsent},
 		{"Topbar", rs.testTopbar},
+		{"StartTasks", rs.testStartTasks},
 		{"RuntimeFailing", rs.testRuntimeFailing},
 		{"Screenshots", rs.testScreenshots},
 	} {
@@ -1132,6 +1133,55 @@ const storedKeys = `(async () => [...Object.keys(localStorage), ...Object.keys(s
 
 // ---------------------------------------------------------------------------
 // 8. Top bar
+
+// startRecorder records the runtime's performance.mark('sg:start:NAME')
+// marks, each with the number of the task it ran in: a mark opens a new one
+// unless one is open, and the microtask it queues closes it. Microtasks run
+// only when the script stack is empty, at the end of a task (or of a
+// callback): two marks in one synchronous run share a number.
+const startRecorder = `(() => {
+  const rec = { marks: [], tasks: 0 };
+  Object.defineProperty(window, '__starts', { value: rec });
+  let open = false;
+  const mark = performance.mark;
+  performance.mark = function (name, ...rest) {
+    if (typeof name === 'string' && name.startsWith('sg:start:')) {
+      if (!open) {
+        open = true;
+        rec.tasks++;
+        queueMicrotask(() => (open = false));
+      }
+      rec.marks.push({ name: name.slice(9), task: rec.tasks });
+    }
+    return mark.call(this, name, ...rest);
+  };
+})();`
+
+// testStartTasks checks that the runtime starts its parts (issue 11) in
+// separate tasks, in order: one task for all was a long task counted into
+// Total Blocking Time. No timing: microtask checkpoints between marks.
+func (rs *runtimeSuite) testStartTasks(t *testing.T) {
+	tb := rs.open(t, tabOptions{consent: "reject"}, startRecorder)
+	rs.load(tb, "", "/en/")
+	type mark struct {
+		Name string `json:"name"`
+		Task int    `json:"task"`
+	}
+	// load waited for the build check, the last part to start.
+	marks := jsEval[[]mark](tb, `window.__starts.marks`)
+	var names []string
+	for _, m := range marks {
+		names = append(names, m.Name)
+	}
+	if want := "navigation prefetch analytics worker fonts build"; strings.Join(names, " ") != want {
+		t.Fatalf("start marks %q, want %q in that order", names, want)
+	}
+	for i := 1; i < len(marks); i++ {
+		if marks[i].Task == marks[i-1].Task {
+			t.Errorf("%s started in the same task as %s (marks %+v)", marks[i].Name, marks[i-1].Name, marks)
+		}
+	}
+}
 
 func (rs *runtimeSuite) testTopbar(t *testing.T) {
 	visible := `(() => { const b = document.querySelector('.topbar'); return !!b && !b.hidden && isVisible(b); })()`

@@ -43,3 +43,10 @@ export function localeOf(path) {
 }
 
 export const nextFrame = () => new Promise((r) => requestAnimationFrame(() => r()));
+
+// inTasks runs fns in order, each in a task of its own, so that no one of
+// them adds to another's long task (Total Blocking Time counts each task's
+// time over 50 ms). Timers of one delay run in the order they were set, each
+// as a task; set at the top level they are not clamped. One that throws is
+// reported as an uncaught error, as before, and the rest still run.
+export const inTasks = (fns) => fns.forEach((f) => setTimeout(f));
