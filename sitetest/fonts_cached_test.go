@@ -3,7 +3,6 @@ package sitetest
 import (
 	"crypto/sha256"
 	"encoding/base64"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -39,23 +38,10 @@ func TestWebFontsOnlyWhenCached(t *testing.T) {
 	}
 	tokens := regexp.MustCompile(`--font-(sans|display):\s*([^;}]*)`)
 	pages := 0
-	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
-			return err
-		}
-		rel, _ := filepath.Rel(out, p)
-		name := "/" + filepath.ToSlash(rel)
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		doc, err := html.Parse(strings.NewReader(string(b)))
-		if err != nil {
-			return err
-		}
+	walkHTML(t, out, func(name string, doc *html.Node) {
 		heads := find(doc, func(n *html.Node) bool { return n.Data == "head" })
 		if len(heads) == 0 || len(find(heads[0], func(n *html.Node) bool { return n.Data == "style" })) == 0 {
-			return nil // a redirect page
+			return // a redirect page
 		}
 		head := heads[0]
 		pages++
@@ -95,7 +81,7 @@ func TestWebFontsOnlyWhenCached(t *testing.T) {
 			}
 		}
 		if pages > 1 {
-			return nil // one stylesheet on every page (TestStylesInlineAndHashed)
+			return // one stylesheet on every page (TestStylesInlineAndHashed)
 		}
 		// The stylesheet: by block, the type tokens each declares.
 		blocks := map[string]map[string]string{}
@@ -124,11 +110,7 @@ func TestWebFontsOnlyWhenCached(t *testing.T) {
 				}
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if pages < 90 {
 		t.Errorf("checked %d pages, want every page of the site (more than 90)", pages)
 	}
