@@ -736,6 +736,9 @@ func readSSR(doc *html.Node) *ssrPage {
 }
 
 func brAttr(n *html.Node, key string) string {
+	if n == nil {
+		return ""
+	}
 	for _, a := range n.Attr {
 		if a.Key == key {
 			return a.Val
@@ -1886,13 +1889,13 @@ func (s *browserSuite) testNoJavaScript(t *testing.T) {
 		// the island's children).
 		type menuItem struct{ Href, Label string }
 		var items []menuItem
-		menu := first(doc(t, s.out, p), func(n *html.Node) bool { return n.Data == "sg-island" && attrOf(n, "data-island") == "MobileMenu" })
+		menu := first(doc(t, s.out, p), func(n *html.Node) bool { return n.Data == "sg-island" && brAttr(n, "data-island") == "MobileMenu" })
 		if menu != nil {
 			for _, li := range find(menu, func(n *html.Node) bool {
 				return n.Data == "li" && n.Parent != nil && !hasClass(n.Parent, "mobile-menu__list--sub")
 			}) {
 				if a := first(li, func(n *html.Node) bool { return n.Data == "a" }); a != nil {
-					items = append(items, menuItem{attrOf(a, "href"), text(a)})
+					items = append(items, menuItem{brAttr(a, "href"), text(a)})
 				}
 			}
 		}

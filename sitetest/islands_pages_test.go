@@ -26,10 +26,10 @@ func TestSiteIslandRendersPerLocale(t *testing.T) {
 	uses := map[string]bool{} // island + "|" + lang
 	pagesWith := 0
 	walkHTML(t, out, func(rel string, doc *html.Node) {
-		lang := attrOf(first(doc, func(n *html.Node) bool { return n.Data == "html" }), "lang")
+		lang := brAttr(first(doc, func(n *html.Node) bool { return n.Data == "html" }), "lang")
 		n := 0
 		for _, is := range find(doc, func(n *html.Node) bool { return n.Data == "sg-island" }) {
-			uses[attrOf(is, "data-island")+"|"+lang] = true
+			uses[brAttr(is, "data-island")+"|"+lang] = true
 			n++
 		}
 		if n > 0 {
@@ -55,43 +55,43 @@ func TestSiteIslandsPagePart(t *testing.T) {
 	marked, forms := 0, 0
 	walkHTML(t, out, func(rel string, doc *html.Node) {
 		cur := ""
-		if c := first(doc, func(n *html.Node) bool { return n.Data == "link" && attrOf(n, "rel") == "canonical" }); c != nil {
-			u, err := url.Parse(attrOf(c, "href"))
+		if c := first(doc, func(n *html.Node) bool { return n.Data == "link" && brAttr(n, "rel") == "canonical" }); c != nil {
+			u, err := url.Parse(brAttr(c, "href"))
 			if err != nil {
 				t.Fatalf("%s: canonical: %v", rel, err)
 			}
 			cur = u.Path
 		}
-		menu := first(doc, func(n *html.Node) bool { return n.Data == "sg-island" && attrOf(n, "data-island") == "MobileMenu" })
+		menu := first(doc, func(n *html.Node) bool { return n.Data == "sg-island" && brAttr(n, "data-island") == "MobileMenu" })
 		if menu == nil {
 			t.Errorf("%s: no MobileMenu island", rel)
 			return
 		}
-		nav := first(menu, func(n *html.Node) bool { return n.Data == "nav" && hasAttr(n, "data-sg-children") })
+		nav := first(menu, func(n *html.Node) bool { return n.Data == "nav" && brHasAttr(n, "data-sg-children") })
 		if nav == nil {
 			t.Errorf("%s: the mobile menu has no nav[data-sg-children]", rel)
 			return
 		}
 		var mobile, desktop []string
 		for _, a := range find(nav, func(n *html.Node) bool { return n.Data == "a" }) {
-			href, here := attrOf(a, "href"), attrOf(a, "aria-current") == "page"
+			href, here := brAttr(a, "href"), brAttr(a, "aria-current") == "page"
 			if here {
 				mobile = append(mobile, href)
 			}
 			if here != hasClass(a, "mobile-menu__link--current") {
-				t.Errorf("%s: mobile menu link %s: aria-current=%q but class %q", rel, href, attrOf(a, "aria-current"), attrOf(a, "class"))
+				t.Errorf("%s: mobile menu link %s: aria-current=%q but class %q", rel, href, brAttr(a, "aria-current"), brAttr(a, "class"))
 			}
 			if cur != "" && here != (href == cur) {
-				t.Errorf("%s: mobile menu link %s: aria-current=%q on the page %s", rel, href, attrOf(a, "aria-current"), cur)
+				t.Errorf("%s: mobile menu link %s: aria-current=%q on the page %s", rel, href, brAttr(a, "aria-current"), cur)
 			}
 		}
 		for _, li := range find(nav, func(n *html.Node) bool {
 			return n.Data == "li" && n.Parent != nil && !hasClass(n.Parent, "mobile-menu__list--sub")
 		}) {
 			sub := first(li, func(n *html.Node) bool { return n.Data == "ul" && hasClass(n, "mobile-menu__list--sub") })
-			inside := sub != nil && first(sub, func(n *html.Node) bool { return n.Data == "a" && attrOf(n, "aria-current") == "page" }) != nil
+			inside := sub != nil && first(sub, func(n *html.Node) bool { return n.Data == "a" && brAttr(n, "aria-current") == "page" }) != nil
 			if inside != hasClass(li, "mobile-menu__item--active") {
-				t.Errorf("%s: mobile menu item with class %q: a current link inside: %v", rel, attrOf(li, "class"), inside)
+				t.Errorf("%s: mobile menu item with class %q: a current link inside: %v", rel, brAttr(li, "class"), inside)
 			}
 		}
 		mainNav := first(doc, func(n *html.Node) bool { return n.Data == "nav" && hasClass(n, "main-nav") })
@@ -99,8 +99,8 @@ func TestSiteIslandsPagePart(t *testing.T) {
 			t.Errorf("%s: no main menu", rel)
 			return
 		}
-		for _, a := range find(mainNav, func(n *html.Node) bool { return n.Data == "a" && attrOf(n, "aria-current") == "page" }) {
-			desktop = append(desktop, attrOf(a, "href"))
+		for _, a := range find(mainNav, func(n *html.Node) bool { return n.Data == "a" && brAttr(n, "aria-current") == "page" }) {
+			desktop = append(desktop, brAttr(a, "href"))
 		}
 		sort.Strings(mobile)
 		sort.Strings(desktop)
@@ -111,12 +111,12 @@ func TestSiteIslandsPagePart(t *testing.T) {
 			marked++
 		}
 
-		if form := first(doc, func(n *html.Node) bool { return n.Data == "form" && attrOf(n, "id") == "demo-form" }); form != nil {
+		if form := first(doc, func(n *html.Node) bool { return n.Data == "form" && brAttr(n, "id") == "demo-form" }); form != nil {
 			forms++
-			in := first(form, func(n *html.Node) bool { return n.Data == "input" && attrOf(n, "name") == "page" })
-			if in == nil || attrOf(in, "type") != "hidden" || cur == "" || attrOf(in, "value") != cur {
-				t.Errorf("%s: the demo form's page field: type %q value %q (present: %v), want a hidden field with %q", rel, attrOf(in, "type"), attrOf(in, "value"), in != nil, cur)
-			} else if in.Parent == nil || !hasAttr(in.Parent, "data-sg-children") || !hasAttr(in.Parent, "hidden") {
+			in := first(form, func(n *html.Node) bool { return n.Data == "input" && brAttr(n, "name") == "page" })
+			if in == nil || brAttr(in, "type") != "hidden" || cur == "" || brAttr(in, "value") != cur {
+				t.Errorf("%s: the demo form's page field: type %q value %q (present: %v), want a hidden field with %q", rel, brAttr(in, "type"), brAttr(in, "value"), in != nil, cur)
+			} else if in.Parent == nil || !brHasAttr(in.Parent, "data-sg-children") || !brHasAttr(in.Parent, "hidden") {
 				t.Errorf("%s: the demo form's page field is not in its hidden children element", rel)
 			}
 		}
@@ -142,7 +142,7 @@ func walkHTML(t *testing.T, out string, f func(rel string, doc *html.Node)) {
 			return err
 		}
 		if first(doc, func(n *html.Node) bool {
-			return n.Data == "meta" && strings.EqualFold(attrOf(n, "http-equiv"), "refresh")
+			return n.Data == "meta" && strings.EqualFold(brAttr(n, "http-equiv"), "refresh")
 		}) != nil {
 			return nil
 		}
@@ -164,27 +164,6 @@ func first(n *html.Node, match func(*html.Node) bool) *html.Node {
 		return all[0]
 	}
 	return nil
-}
-
-func attrOf(n *html.Node, key string) string {
-	if n == nil {
-		return ""
-	}
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
-}
-
-func hasAttr(n *html.Node, key string) bool {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return true
-		}
-	}
-	return false
 }
 
 func sortedSet(m map[string]bool) []string {
