@@ -948,11 +948,12 @@ feed:
 	if u, ok := s.Assets.URLs[runtimeEntry]; ok {
 		rep.Runtime = jsSize([]string{u})
 	}
-	sm, err := output.Sitemap(s.Plan, s.Config.BaseURL)
-	if err != nil {
+	if err := output.Sitemaps(s.Plan, s.Config.BaseURL, func(name string, b []byte) error {
+		writeFile(name, b)
+		return nil
+	}); err != nil {
 		return nil, err
 	}
-	writeFile(sitepath.Sitemap, sm)
 	writeFile(sitepath.Robots, output.Robots(s.Config.BaseURL))
 	app, err := output.AppData(s.Hash)
 	if err != nil {

@@ -28,6 +28,7 @@ import (
 	"sitegen/pkg/route"
 	"sitegen/pkg/schema"
 	"sitegen/pkg/sitefs"
+	"sitegen/pkg/sitepath"
 )
 
 // Dev is a site built into memory and rebuilt incrementally, for the dev
@@ -952,7 +953,14 @@ func (d *Dev) patch(st, prev *devState, todo []*route.Entry, removed []string, c
 		if err != nil {
 			return nil, err
 		}
-		set("sitemap.xml", sm)
+		for name := range out { // parts of a split sitemap the site no longer needs
+			if sitepath.IsSitemapPart(name) && sm[name] == nil {
+				del(name)
+			}
+		}
+		for name, b := range sm {
+			set(name, b)
+		}
 	}
 	if st.assets != prev.assets || st.bundle != prev.bundle {
 		old, now := d.bundleFiles(prev.assets, prev.bundle), d.bundleFiles(st.assets, st.bundle)
@@ -1125,7 +1133,7 @@ func (d *Dev) assemble(st *devState) (map[string][]byte, map[string]string, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	out["sitemap.xml"] = sm
+	maps.Copy(out, sm)
 	out["robots.txt"] = output.Robots(s.Config.BaseURL)
 	app, err := output.AppData(s.Hash)
 	if err != nil {

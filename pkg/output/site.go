@@ -3,7 +3,6 @@ package output
 import (
 	"bytes"
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"html/template"
 	"strings"
@@ -124,56 +123,6 @@ func AppData(hash string) ([]byte, error) {
 	return JSON(struct {
 		WebpackCompilationHash string `json:"webpackCompilationHash"`
 	}{hash})
-}
-
-type urlset struct {
-	XMLName xml.Name   `xml:"urlset"`
-	NS      string     `xml:"xmlns,attr"`
-	XHTML   string     `xml:"xmlns:xhtml,attr"`
-	URLs    []sitemapU `xml:"url"`
-}
-
-type sitemapU struct {
-	Loc     string     `xml:"loc"`
-	LastMod string     `xml:"lastmod,omitempty"`
-	Links   []xhtmlLnk `xml:"xhtml:link"`
-}
-
-type xhtmlLnk struct {
-	Rel      string `xml:"rel,attr"`
-	Hreflang string `xml:"hreflang,attr"`
-	Href     string `xml:"href,attr"`
-}
-
-// Sitemap returns sitemap.xml: every indexable page with its locale variants
-// and x-default (the default locale's version).
-func Sitemap(plan *route.Plan, baseURL string) ([]byte, error) {
-	us := urlset{NS: "http://www.sitemaps.org/schemas/sitemap/0.9", XHTML: "http://www.w3.org/1999/xhtml"}
-	for _, e := range plan.Entries {
-		if e.NoIndex() || e.Root || e.Fallback {
-			continue
-		}
-		u := sitemapU{Loc: baseURL + e.URL, LastMod: e.Page.Date}
-		var def string
-		for _, v := range plan.Variants(e.ID) {
-			if v.Fallback {
-				continue
-			}
-			u.Links = append(u.Links, xhtmlLnk{Rel: "alternate", Hreflang: v.Lang, Href: baseURL + v.URL})
-			if v.Lang == plan.Default.Code {
-				def = baseURL + v.URL
-			}
-		}
-		if def != "" {
-			u.Links = append(u.Links, xhtmlLnk{Rel: "alternate", Hreflang: "x-default", Href: def})
-		}
-		us.URLs = append(us.URLs, u)
-	}
-	b, err := xml.MarshalIndent(us, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append([]byte(xml.Header), append(b, '\n')...), nil
 }
 
 // Robots returns robots.txt.

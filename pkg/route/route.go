@@ -182,7 +182,7 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 func (p *Plan) addRedirect(errs *diag.List, r Redirect) {
 	if g := sitepath.Reserved(r.From, p.prefixes); g != "" {
 		errs.Add(diag.New(r.Pos, "alias %s would be published over the generated %s", strings.TrimSuffix(r.From, "/"), g).
-			WithHint("sitemap.xml, robots.txt, the error pages, _headers, _redirects, page-data/ and the asset folders are written by the build"))
+			WithHint("sitemap.xml (and its parts sitemap-N.xml), robots.txt, the error pages, _headers, _redirects, page-data/ and the asset folders are written by the build"))
 		return
 	}
 	if f := strings.TrimSuffix(r.From, "/"); p.statics[f] {

@@ -6,6 +6,7 @@ package sitepath
 import (
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -24,6 +25,28 @@ const (
 	Nginx     = "_nginx.conf"            // the nginx snippet with the same rules as _redirects and _headers
 	Manifest  = ".sitegen-manifest.json" // the mark of a tree sitegen wrote
 )
+
+// SitemapPart is the name of the n-th part (from 1) of a sitemap too large
+// for one file; sitemap.xml is then the index that lists the parts.
+func SitemapPart(n int) string { return "sitemap-" + strconv.Itoa(n) + ".xml" }
+
+// IsSitemapPart reports whether name is a SitemapPart name.
+func IsSitemapPart(name string) bool {
+	n, ok := strings.CutPrefix(name, "sitemap-")
+	if !ok {
+		return false
+	}
+	n, ok = strings.CutSuffix(n, ".xml")
+	if !ok || n == "" {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		if n[i] < '0' || n[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // ErrorPages are the pages written as <name>.html at the root and under each
 // locale prefix.
@@ -119,7 +142,7 @@ func checkSegments(p string) error {
 func Reserved(p string, prefixes []string) string {
 	body := strings.Trim(p, "/")
 	first, rest, _ := strings.Cut(body, "/")
-	if root[first] {
+	if root[first] || IsSitemapPart(first) {
 		return "/" + first
 	}
 	for _, pre := range prefixes {

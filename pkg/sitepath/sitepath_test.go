@@ -58,6 +58,7 @@ func TestReserved(t *testing.T) {
 		"/_headers/": "/_headers", "/_redirects": "/_redirects", "/page-data/x/": "/page-data", "/slice-data/": "/slice-data",
 		"/sw.js/": "/sw.js", "/_assets/main.css": "/_assets", "/pl/404.html/": "/pl/404.html", "/en/500.html": "/en/500.html",
 		"/pl/o-nas/": "", "/pl/404/": "", "/de/404.html/": "", "/sitemap/": "", "/": "",
+		"/sitemap-1.xml": "/sitemap-1.xml", "/sitemap-12.xml/": "/sitemap-12.xml", "/sitemap-.xml": "", "/sitemap-1a.xml": "", "/sitemap-1.xml.gz": "",
 	} {
 		if got := Reserved(p, prefixes); got != want {
 			t.Errorf("Reserved(%q) = %q, want %q", p, got, want)
