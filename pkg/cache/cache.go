@@ -255,14 +255,16 @@ func (s *Store) Put(k Key, parts ...[]byte) {
 	for _, v := range parts {
 		n += len(v)
 	}
+	// The checksum is taken before the lock: the builds' workers put their
+	// pages at once, and only the append to the segment is shared.
+	sum := uint32(0)
+	for _, v := range parts {
+		sum = crc32.Update(sum, crcTable, v)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.room(n) {
 		return
-	}
-	sum := uint32(0)
-	for _, v := range parts {
-		sum = crc32.Update(sum, crcTable, v)
 	}
 	if s.out == nil {
 		f, err := os.CreateTemp(s.dir, ".tmp-*")

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"sitegen/pkg/cache"
 	"sitegen/pkg/config"
@@ -288,7 +289,8 @@ func (r *Renderer) cached(compute func() (v string, keep bool, err error), kind 
 	}
 	v, keep, err := compute()
 	if err == nil && keep {
-		r.opts.Cache.Put(k, []byte(v))
+		// Put copies the bytes into the segment: v's own, unchanged.
+		r.opts.Cache.Put(k, unsafe.Slice(unsafe.StringData(v), len(v)))
 	}
 	return v, err
 }
