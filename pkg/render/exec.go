@@ -23,6 +23,7 @@ type execSet struct {
 	root    *template.Template            // base + partials + sections
 	layouts map[string]*template.Template // layout name -> the template its pages execute (parseSet)
 	st      *execState
+	hoists  []hoistRegion // the regions the set's {{ sitegenHoist N }} run (hoist.go)
 }
 
 // execState is what one render call tracks while templates run.
@@ -123,15 +124,31 @@ func (r *Renderer) takeSet(ctx context.Context, lang, page string) (*execSet, er
 			}
 			break
 		}
-		st := &execState{}
-		root, layouts, _, errs := parseSet(r.base, r.shared, r.layouts, r.funcs(st), r.opts.HTML != nil)
-		if len(errs) > 0 {
+		var errs diag.List
+		if s, _, errs = r.parseExecSet(); len(errs) > 0 {
 			return nil, errs.Err()
 		}
-		s = &execSet{root: root, layouts: layouts, st: st}
 	}
 	*s.st = execState{set: s, ctx: ctx, lang: lang, page: page, chain: s.st.chain[:0]}
 	return s, nil
+}
+
+// parseExecSet parses a template set bound to a state of its own, with its
+// page-independent regions hoisted (hoist.go).
+func (r *Renderer) parseExecSet() (*execSet, templateInfo, diag.List) {
+	st := &execState{}
+	funcs := r.funcs(st)
+	root, layouts, alias, errs := parseSet(r.base, r.shared, r.layouts, funcs, r.opts.HTML != nil)
+	if len(errs) > 0 {
+		return nil, templateInfo{}, errs
+	}
+	s := &execSet{root: root, layouts: layouts, st: st}
+	st.set = s
+	info := infoOf(root, layouts, alias) // before hoisting, which adds no template
+	if !r.noHoist {
+		s.hoists = r.hoistSet(root, layouts, funcs, func(i int) (template.HTML, error) { return r.runHoisted(st, i) })
+	}
+	return s, info, nil
 }
 
 func (r *Renderer) putSet(lang string, s *execSet) {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"os"
 	"runtime"
 	"sort"
 	"strings"
@@ -115,6 +116,14 @@ type Renderer struct {
 	digests   sync.Map // file -> digest
 	filesOnce sync.Once
 	files     map[string]*content.Page
+
+	// Hoisted regions (hoist.go): hoisted keeps each region's output per
+	// locale (hoistKey -> *hoistMemo) for as long as the options hold;
+	// regionIDs names the regions of every set parsed. noHoist turns it off.
+	hoisted   sync.Map
+	hoistMu   sync.Mutex
+	regionIDs map[string]int
+	noHoist   bool
 }
 
 // SSRStats returns how many islands were rendered and the time spent in
@@ -138,7 +147,7 @@ type Result struct {
 // whose pages all come from a cache parses no template.
 func New(opts Options) (*Renderer, error) {
 	r := &Renderer{opts: opts, pool: make(chan *execSet, poolSize), dataFallback: map[[2]string]bool{},
-		maxSets: int32(max(1, runtime.GOMAXPROCS(0)))}
+		maxSets: int32(max(1, runtime.GOMAXPROCS(0))), noHoist: os.Getenv(NoHoistEnv) == "1"}
 	base, shared, layouts, err := templateFiles(opts.FS)
 	r.base, r.shared, r.layouts = base, shared, layouts
 	if err != nil {
@@ -155,13 +164,11 @@ func New(opts Options) (*Renderer, error) {
 	}
 	// Parse one set now: its errors are the templates' errors, and it
 	// serves the first render.
-	st := &execState{}
-	root, set, alias, errs := parseSet(base, shared, layouts, r.funcs(st), opts.HTML != nil)
+	s, info, errs := r.parseExecSet()
 	if len(errs) == 0 {
-		st.set = &execSet{root: root, layouts: set, st: st}
-		r.pool <- st.set
+		r.pool <- s
 		r.made.Add(1)
-		r.info = infoOf(root, set, alias)
+		r.info = info
 		r.closure = r.info.Closure
 		storeInfo(opts.Cache, key, r.info)
 	}
@@ -174,6 +181,7 @@ func New(opts Options) (*Renderer, error) {
 // same as at New. It must not run while a render runs.
 func (r *Renderer) Rebind(opts Options) {
 	r.opts = opts
+	r.hoisted = sync.Map{} // the regions' output depends on the data, strings and routes
 	r.dims = sync.Map{}
 	r.texts = sync.Map{}
 	r.digests = sync.Map{}
