@@ -728,13 +728,23 @@ func (r *Renderer) hoistNamespace(ns *template.Template, funcs template.FuncMap,
 	// The check html/template itself makes: every call sits in plain text
 	// (template.HTML passes the text escaper unchanged).
 	ns.Funcs(template.FuncMap{hoistFunc: call})
+	if !callsInText(ns) {
+		return undo()
+	}
+	return out
+}
+
+// callsInText escapes a clone of ns and reports whether every call of
+// hoistFunc got the HTML text escaper alone, in templates called from
+// nothing but text.
+func callsInText(ns *template.Template) bool {
 	clone, err := ns.Clone()
 	if err != nil {
-		return undo()
+		return false
 	}
 	seen, tainted, err := escapeAll(clone)
 	if err != nil {
-		return undo()
+		return false
 	}
 	calls := 0
 	for name, tree := range seen {
@@ -748,13 +758,10 @@ func (r *Renderer) hoistNamespace(ns *template.Template, funcs template.FuncMap,
 			}
 		})
 		if bad {
-			return undo()
+			return false
 		}
 	}
-	if calls == 0 {
-		return undo()
-	}
-	return out
+	return calls > 0
 }
 
 // cut splits a run at boundaries in text (text, ascending) into regions:
@@ -867,4 +874,12 @@ func (r *Renderer) runHoisted(st *execState, i int) (template.HTML, error) {
 		r.hoisted.LoadOrStore(k, &hoistMemo{html: html, deps: used.Sorted()})
 	}
 	return html, nil
+}
+
+// HoistedRegions returns how many outputs of hoisted regions (one per
+// locale and region) the renderer keeps.
+func (r *Renderer) HoistedRegions() int {
+	n := 0
+	r.hoisted.Range(func(any, any) bool { n++; return true })
+	return n
 }

@@ -1,0 +1,145 @@
+package render
+
+import (
+	"html/template"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var escaperRE = regexp.MustCompile(` \| _html_template_\w+`)
+
+// hoisted parses files (name under templates/ -> text) as a set and returns
+// the text of each region hoistSet cut out, without html/template's escapers,
+// sorted.
+func hoisted(t *testing.T, files map[string]string) []string {
+	t.Helper()
+	if _, ok := files["layouts/page.html"]; !ok {
+		files["layouts/page.html"] = `{{ define "main" }}<p>main</p>{{ end }}`
+	}
+	r := &Renderer{}
+	base, shared, layouts, err := templateFiles(mapFS(files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.base, r.shared, r.layouts = base, shared, layouts
+	s, _, errs := r.parseExecSet()
+	if len(errs) > 0 {
+		t.Fatal(errs.Err())
+	}
+	var out []string
+	for _, h := range s.hoists {
+		out = append(out, escaperRE.ReplaceAllString(h.t.Tree.Root.String(), ""))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// TestHoistRegions: which regions are cut out of a page template, and which
+// are left in place because they read the page, call something with effects,
+// or do not both start and end in plain HTML text.
+func TestHoistRegions(t *testing.T) {
+	tests := []struct {
+		name string
+		base string
+		more map[string]string
+		want []string // the regions (text without escapers); nil: none
+	}{
+		{"range over a data set", `<main>{{ block "main" . }}{{ end }}</main><h1>{{ .Page.Title }}</h1><section>{{ range data "cards" }}<p title="{{ .t }}">{{ .title }} {{ join ", " .tags }}</p>{{ end }}</section>{{ .Lang }}`,
+			nil, []string{`</h1><section>{{range data "cards"}}<p title="{{.t}}">{{.title}} {{join ", " .tags}}</p>{{end}}</section>`}},
+		{"strings, links, icons and variables of the region", `{{ .Page.Title }}<nav>{{ $home := ref "home" }}<a href="{{ $home }}">{{ t "home" }}</a>{{ icon "x" }}{{ with data "menu" }}{{ range $i, $e := .items }}{{ $i }}{{ $e.label }}{{ end }}{{ end }}</nav>{{ block "main" . }}{{ end }}`,
+			nil, []string{`<nav>{{$home := ref "home"}}<a href="{{$home}}">{{t "home"}}</a>{{icon "x"}}{{with data "menu"}}{{range $i, $e := .items}}{{$i}}{{$e.label}}{{end}}{{end}}</nav>`}},
+		{"a page field inside", `<p>{{ range data "cards" }}{{ .title }}{{ $.Page.Title }}{{ end }}</p>{{ block "main" . }}{{ end }}`, nil, nil},
+		{"the page's dot inside", `<p>{{ t "x" }}{{ .Page.Title }}</p>{{ block "main" . }}{{ end }}`, nil, []string{`<p>{{t "x"}}`}},
+		{"$ inside a range", `<ul>{{ range data "c" }}<li>{{ $.Lang }}</li>{{ end }}</ul>{{ block "main" . }}{{ end }}`, nil, nil},
+		{"a picture inside", `<div>{{ range data "c" }}{{ picture .img .alt }}{{ end }}</div>{{ block "main" . }}{{ end }}`, nil, nil},
+		{"an island inside", `<div>{{ island "Counter" (dict "n" 1) "load" }}</div>{{ block "main" . }}{{ end }}`, nil, nil},
+		{"a partial inside", `<div>{{ partial "partials/x.html" (dict) }}</div>{{ block "main" . }}{{ end }}`, map[string]string{"partials/x.html": `<b>x</b>`}, nil},
+		{"the announcement inside (what it shows is hoisted)", `{{ if showAnnouncement (data "a") }}<p>{{ t "a" }}</p>{{ end }}{{ block "main" . }}{{ end }}`, nil, []string{`<p>{{t "a"}}</p>`}},
+		{"a template call inside", `<div>{{ t "x" }}{{ template "partials/x.html" }}{{ t "y" }}</div>{{ block "main" . }}{{ end }}`,
+			map[string]string{"partials/x.html": `<b>x</b>`}, []string{`<div>{{t "x"}}`, `{{t "y"}}</div>`}},
+		{"inside an attribute value", `<a title="{{ .Page.Title }} {{ t "x" }}{{ t "y" }}">x</a>{{ block "main" . }}{{ end }}`, nil, nil},
+		{"inside a script", `<script>var a = {{ .Page.Title }}; var b = {{ t "x" }};</script>{{ block "main" . }}{{ end }}`, nil, nil},
+		{"inside a title", `<title>{{ .Page.Title }} | {{ t "site" }}</title>{{ block "main" . }}{{ end }}`, nil, nil},
+		{"inside a textarea and a style", `<textarea>{{ .Page.Title }}{{ t "x" }}</textarea><style>{{ .Page.Title }}{{ t "css" }}</style>{{ block "main" . }}{{ end }}`, nil, nil},
+		{"ending mid-tag", `{{ .Page.Title }}<a {{ if true }}class="x"{{ end }} href="{{ .Page.URL }}">x</a>{{ block "main" . }}{{ end }}`, nil, nil},
+		{"cut where it enters a tag", `{{ .Page.Title }}<p>{{ t "a" }}</p><a href="{{ .Page.URL }}">x</a>{{ block "main" . }}{{ end }}`,
+			nil, []string{`<p>{{t "a"}}`}},
+		{"a partial called inside a title", `<title>{{ template "partials/t.html" . }}</title>{{ block "main" . }}{{ end }}`,
+			map[string]string{"partials/t.html": `{{ t "site" }}`}, nil},
+		{"a variable the rest reads", `{{ $x := data "a" }}{{ .Page.Title }}{{ $x }}{{ block "main" . }}{{ end }}`, nil, nil},
+		{"an outer variable", `{{ $x := .Page.Title }}<p>{{ t "a" }}{{ $x }}</p>{{ block "main" . }}{{ end }}`, nil, []string{`<p>{{t "a"}}`}},
+		{"assigning an outer variable", `{{ $x := .Page.Title }}<p>{{ $x = "b" }}{{ t "a" }}</p>{{ $x }}{{ block "main" . }}{{ end }}`, nil, []string{`{{t "a"}}</p>`}},
+		{"break of an outer range", `{{ range .Page.Tags }}<i>{{ t "a" }}</i>{{ break }}{{ end }}{{ block "main" . }}{{ end }}`, nil, []string{`<i>{{t "a"}}</i>`}},
+		{"with's else reads the page", `<p>{{ with data "a" }}{{ .x }}{{ else }}{{ .Page.Title }}{{ end }}</p>{{ block "main" . }}{{ end }}`, nil, nil},
+		{"a method with arguments", `<p>{{ range data "a" }}{{ .F 1 }}{{ end }}</p>{{ block "main" . }}{{ end }}`, nil, nil},
+		{"call", `<p>{{ range data "a" }}{{ call .f }}{{ end }}</p>{{ block "main" . }}{{ end }}`, nil, nil},
+		{"the main marks and the script slot stay", `<head>{{ scripts }}</head><main>{{ block "main" . }}{{ end }}</main>`, nil, nil},
+		{"in a partial and a section", `{{ block "main" . }}{{ end }}`, map[string]string{
+			"partials/f.html": `<footer>{{ range data "links" }}<a href="{{ link .href }}">{{ .label }}</a>{{ end }}</footer>{{ .x }}`,
+			"sections/s.html": `<section>{{ .S.Title }}<p>{{ t "s" }}</p></section>`},
+			[]string{`<footer>{{range data "links"}}<a href="{{link .href}}">{{.label}}</a>{{end}}</footer>`, `<p>{{t "s"}}</p></section>`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string]string{"base.html": tt.base}
+			for k, v := range tt.more {
+				files[k] = v
+			}
+			got := hoisted(t, files)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("regions\n%q\nwant\n%q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestHoistFuncsClassified: every template function is either allowed in a
+// region or known to keep one in place, so that a new function is a
+// decision, not an accident.
+func TestHoistFuncsClassified(t *testing.T) {
+	funcs := (&Renderer{}).funcs(&execState{})
+	builtins := []string{"and", "or", "not", "len", "index", "slice", "eq", "ne", "lt", "le", "gt", "ge", "print", "printf", "println", "html", "js", "urlquery", "call"}
+	for name := range funcs {
+		if hoistSafe[name] == hoistUnsafe[name] {
+			t.Errorf("template function %q is in neither or both of hoistSafe and hoistUnsafe", name)
+		}
+	}
+	for _, list := range []map[string]bool{hoistSafe, hoistUnsafe} {
+		for name := range list {
+			if _, ok := funcs[name]; !ok && !slices.Contains(builtins, name) {
+				t.Errorf("%q is no template function", name)
+			}
+		}
+	}
+}
+
+// TestHoistCallsInText: the last check accepts a region's call only where
+// html/template gives it the plain text escaper alone, here as in place of
+// a region and in a title, an attribute, a script and a partial called from
+// a title.
+func TestHoistCallsInText(t *testing.T) {
+	tests := []struct {
+		name, base string
+		want       bool
+	}{
+		{"text", `<p>CALL</p>`, true},
+		{"title", `<title>CALL</title>`, false},
+		{"attribute", `<p title="CALL">x</p>`, false},
+		{"script", `<script>CALL</script>`, false},
+		{"tag", `<p CALL>x</p>`, false},
+		{"partial called from a title", `<title>{{ template "p" }}</title>{{ define "p" }}CALL{{ end }}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ns := template.New("base.html").Funcs(template.FuncMap{hoistFunc: func(int) (template.HTML, error) { return "", nil }})
+			if _, err := ns.Parse(strings.ReplaceAll(tt.base, "CALL", "{{ "+hoistFunc+" 0 }}")); err != nil {
+				t.Fatal(err)
+			}
+			if got := callsInText(ns); got != tt.want {
+				t.Errorf("callsInText = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
