@@ -282,3 +282,32 @@ func TestHoistDevEdits(t *testing.T) {
 		t.Errorf("%s after the edit shows the old string:\n%s", page, res.Out[page])
 	}
 }
+
+// TestHoistPageEffects: a region whose render changes the page itself (a
+// Markdown image in a string makes a picture the page lists) is not kept:
+// every page gets its own picture, as without hoisting.
+func TestHoistPageEffects(t *testing.T) {
+	dir := copySite(t, "../../testdata/sites/basic")
+	p := filepath.Join(dir, "templates/partials/header.html")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = bytes.Replace(b, []byte("<header>"), []byte(`<header>{{ md "![Logo](/img/logo.svg)" }}`), 1)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	off := load(t, dir, false)
+	on := load(t, dir, true)
+	list := entries(off)
+	want, got := renderAll(t, off, list, 1), renderAll(t, on, list, 2)
+	for i, e := range list {
+		if want[i].err != "" {
+			t.Fatalf("%s: %s", e.URL, want[i].err)
+		}
+		if len(want[i].res.Pictures) == 0 {
+			t.Fatalf("%s: no picture listed without hoisting; the test needs one", e.URL)
+		}
+		compareRender(t, e.URL, 0, got[i], want[i])
+	}
+}
