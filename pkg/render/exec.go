@@ -125,7 +125,7 @@ func (r *Renderer) takeSet(ctx context.Context, lang, page string) (*execSet, er
 			break
 		}
 		var errs diag.List
-		if s, _, errs = r.parseExecSet(); len(errs) > 0 {
+		if s, _, errs = r.parseExecSet(false); len(errs) > 0 {
 			return nil, errs.Err()
 		}
 	}
@@ -134,8 +134,9 @@ func (r *Renderer) takeSet(ctx context.Context, lang, page string) (*execSet, er
 }
 
 // parseExecSet parses a template set bound to a state of its own, with its
-// page-independent regions hoisted (hoist.go).
-func (r *Renderer) parseExecSet() (*execSet, templateInfo, diag.List) {
+// page-independent regions hoisted (hoist.go); with withInfo it also
+// returns what the templates define (templateInfo).
+func (r *Renderer) parseExecSet(withInfo bool) (*execSet, templateInfo, diag.List) {
 	st := &execState{}
 	funcs := r.funcs(st)
 	root, layouts, alias, errs := parseSet(r.base, r.shared, r.layouts, funcs, r.opts.HTML != nil)
@@ -144,7 +145,10 @@ func (r *Renderer) parseExecSet() (*execSet, templateInfo, diag.List) {
 	}
 	s := &execSet{root: root, layouts: layouts, st: st}
 	st.set = s
-	info := infoOf(root, layouts, alias) // before hoisting, which adds no template
+	var info templateInfo
+	if withInfo {
+		info = infoOf(root, layouts, alias) // before hoisting (which adds no template)
+	}
 	if !r.noHoist {
 		s.hoists = r.hoistSet(root, layouts, funcs, func(i int) (template.HTML, error) { return r.runHoisted(st, i) })
 	}

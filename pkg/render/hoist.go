@@ -636,30 +636,60 @@ func escapeAll(ns *template.Template) (map[string]*parse.Tree, map[string]bool, 
 
 // hoistSet finds the regions of a parsed set and replaces each by a call of
 // hoistFunc; call runs region i of the returned list. funcs are the
-// functions the set was parsed with (the regions run with them). A set whose
-// templates cannot be analysed is left as it is.
+// functions the set was parsed with (the regions run with them). The first
+// set a renderer parses is analysed; the renderer keeps where its regions
+// are (the plan) and the sets parsed after it from the same sources take
+// them from there, after checking that each place holds the same nodes. A
+// namespace that cannot be analysed is left as it is.
 func (r *Renderer) hoistSet(root *template.Template, layouts map[string]*template.Template, funcs template.FuncMap, call func(int) (template.HTML, error)) []hoistRegion {
+	nss := namespaces(root, layouts)
+	r.hoistMu.Lock()
+	plan := r.hoistPlan
+	r.hoistMu.Unlock()
 	var out []hoistRegion
-	for _, ns := range namespaces(root, layouts) {
-		out = r.hoistNamespace(ns, funcs, call, out)
+	analysed := make([][]placed, len(nss))
+	fresh := false
+	for i, ns := range nss {
+		if len(plan) == len(nss) {
+			var ok bool
+			if out, ok = r.place(ns, plan[i], funcs, call, out, false); ok {
+				analysed[i] = plan[i]
+				continue
+			}
+		}
+		var ok bool
+		analysed[i] = analyse(ns)
+		if out, ok = r.place(ns, analysed[i], funcs, call, out, true); !ok {
+			analysed[i] = nil
+		}
+		fresh = true
+	}
+	if fresh {
+		r.hoistMu.Lock()
+		r.hoistPlan = analysed
+		r.hoistMu.Unlock()
 	}
 	return out
 }
 
-type replacement struct {
-	list  *parse.ListNode
-	a     int
-	nodes []parse.Node
+// placed is a region of a namespace: list.Nodes[a:b] of the list at path
+// in the template name, and its key (regionKey).
+type placed struct {
+	name string
+	path []step
+	a, b int
+	key  string
 }
 
-func (r *Renderer) hoistNamespace(ns *template.Template, funcs template.FuncMap, call func(int) (template.HTML, error), out []hoistRegion) []hoistRegion {
+// analyse finds the regions of a namespace.
+func analyse(ns *template.Template) []placed {
 	trees, names := treesOf(ns)
 	var runs []*run
 	for _, t := range trees {
 		findRuns(t, t.Root, nil, &runs)
 	}
 	if len(runs) == 0 {
-		return out
+		return nil
 	}
 	// Probe every boundary of every run.
 	var at []boundary
@@ -670,9 +700,9 @@ func (r *Renderer) hoistNamespace(ns *template.Template, funcs template.FuncMap,
 	}
 	ok, err := probe(ns, names, at)
 	if err != nil {
-		return out
+		return nil
 	}
-	var regions []region
+	var out []placed
 	for _, rn := range runs {
 		var text []int
 		for p := rn.start; p <= rn.end; p++ {
@@ -680,58 +710,83 @@ func (r *Renderer) hoistNamespace(ns *template.Template, funcs template.FuncMap,
 				text = append(text, p)
 			}
 		}
-		regions = append(regions, cut(rn, text)...)
+		for _, g := range cut(rn, text) {
+			out = append(out, placed{name: names[g.tree][0], path: g.path, a: g.a, b: g.b, key: regionKey(g.tree, g.list.Nodes[g.a:g.b])})
+		}
 	}
-	if len(regions) == 0 {
-		return out
+	return out
+}
+
+type replacement struct {
+	list  *parse.ListNode
+	a     int
+	nodes []parse.Node
+}
+
+// place replaces the regions of plan in ns by calls, after checking that
+// each place holds the nodes the plan names (else it changes nothing and
+// reports false). With check, each region is escaped on its own at once,
+// and the finished namespace is checked (callsInText); when that fails
+// every replacement is undone.
+func (r *Renderer) place(ns *template.Template, plan []placed, funcs template.FuncMap, call func(int) (template.HTML, error), out []hoistRegion, check bool) ([]hoistRegion, bool) {
+	lists := make([]*parse.ListNode, len(plan))
+	trees := make([]*parse.Tree, len(plan))
+	for i, p := range plan {
+		t := ns.Lookup(p.name)
+		if t == nil || t.Tree == nil {
+			return out, false
+		}
+		l := listAt(t.Tree.Root, p.path)
+		if l == nil || p.b > len(l.Nodes) || p.a >= p.b || regionKey(t.Tree, l.Nodes[p.a:p.b]) != p.key {
+			return out, false
+		}
+		lists[i], trees[i] = l, t.Tree
 	}
-	// Replace, from the last region of each list on, so that the places of
-	// the others hold.
+	if len(plan) == 0 {
+		return out, true
+	}
+	// Per list, from the last region on, so that the places of the others
+	// hold.
+	group := map[*parse.ListNode]int{}
+	order := make([]int, len(plan))
+	for i, l := range lists {
+		if _, ok := group[l]; !ok {
+			group[l] = len(group)
+		}
+		order[i] = i
+	}
+	sort.SliceStable(order, func(x, y int) bool {
+		if gx, gy := group[lists[order[x]]], group[lists[order[y]]]; gx != gy {
+			return gx < gy
+		}
+		return plan[order[x]].a > plan[order[y]].a
+	})
+	ns.Funcs(template.FuncMap{hoistFunc: call})
 	first := len(out)
 	var done []replacement
-	undo := func() []hoistRegion {
-		for i := len(done) - 1; i >= 0; i-- {
-			d := done[i]
-			l := d.list
-			l.Nodes = append(l.Nodes[:d.a], append(d.nodes, l.Nodes[d.a+1:]...)...)
+	for _, i := range order {
+		p, l := plan[i], lists[i]
+		nodes := append([]parse.Node{}, l.Nodes[p.a:p.b]...)
+		t, err := regionTemplate(trees[i], p.name, nodes, funcs, check)
+		if err != nil {
+			continue
 		}
-		return out[:first]
-	}
-	byPos := map[*parse.ListNode][]region{}
-	var order []*parse.ListNode
-	for _, g := range regions {
-		if byPos[g.list] == nil {
-			order = append(order, g.list)
-		}
-		byPos[g.list] = append(byPos[g.list], g)
-	}
-	for _, l := range order {
-		gs := byPos[l]
-		sort.Slice(gs, func(i, j int) bool { return gs[i].a > gs[j].a })
-		for _, g := range gs {
-			nodes := append([]parse.Node{}, l.Nodes[g.a:g.b]...)
-			t, err := regionTemplate(g, names[g.tree][0], nodes, funcs)
-			if err != nil {
-				continue
-			}
-			idx := len(out)
-			out = append(out, hoistRegion{id: r.regionID(g.tree, nodes), t: t})
-			pos := nodes[0].Position()
-			act := callAction(hoistFunc, idx, pos, 0)
-			l.Nodes = append(l.Nodes[:g.a], append([]parse.Node{act}, l.Nodes[g.b:]...)...)
-			done = append(done, replacement{l, g.a, nodes})
-		}
-	}
-	if len(done) == 0 {
-		return out
+		idx := len(out)
+		out = append(out, hoistRegion{id: r.regionID(p.key), t: t})
+		act := callAction(hoistFunc, idx, nodes[0].Position(), 0)
+		l.Nodes = append(l.Nodes[:p.a], append([]parse.Node{act}, l.Nodes[p.b:]...)...)
+		done = append(done, replacement{l, p.a, nodes})
 	}
 	// The check html/template itself makes: every call sits in plain text
 	// (template.HTML passes the text escaper unchanged).
-	ns.Funcs(template.FuncMap{hoistFunc: call})
-	if !callsInText(ns) {
-		return undo()
+	if check && len(done) > 0 && !callsInText(ns) {
+		for i := len(done) - 1; i >= 0; i-- {
+			d := done[i]
+			d.list.Nodes = append(d.list.Nodes[:d.a], append(d.nodes, d.list.Nodes[d.a+1:]...)...)
+		}
+		return out[:first], false
 	}
-	return out
+	return out, true
 }
 
 // callsInText escapes a clone of ns and reports whether every call of
@@ -783,20 +838,21 @@ func cut(rn *run, text []int) []region {
 	return out
 }
 
-// regionTemplate makes a copy of nodes (a region of a tree named name) a
-// template of its own, under the same name, so that errors read as they would in place;
-// the nodes keep their tree, so errors name its file and line. Escaping it
-// now (from plain text, as in place) checks that it ends in text.
-func regionTemplate(g region, name string, nodes []parse.Node, funcs template.FuncMap) (*template.Template, error) {
-	tree := g.tree.Copy() // keeps the source text, for positions
-	tree.Name = name
-	tree.Root = &parse.ListNode{NodeType: parse.NodeList, Pos: nodes[0].Position()}
+// regionTemplate makes a copy of nodes (a region of tree, a template named
+// name) a template of its own, under the same name, so that errors read as
+// they would in place; the nodes keep their tree, so errors name its file
+// and line. With escape, it is escaped now (from plain text, as in place),
+// which checks that it ends in text; else when it first runs.
+func regionTemplate(tree *parse.Tree, name string, nodes []parse.Node, funcs template.FuncMap, escape bool) (*template.Template, error) {
+	own := *tree // the source text, for positions of nodes without a tree
+	own.Name = name
+	own.Root = &parse.ListNode{NodeType: parse.NodeList, Pos: nodes[0].Position()}
 	for _, n := range nodes { // copies: escaping edits them, and an undo puts the originals back
-		tree.Root.Nodes = append(tree.Root.Nodes, n.Copy())
+		own.Root.Nodes = append(own.Root.Nodes, n.Copy())
 	}
-	t, err := template.New(name).Funcs(funcs).AddParseTree(name, tree)
-	if err != nil {
-		return nil, err
+	t, err := template.New(name).Funcs(funcs).AddParseTree(name, &own)
+	if err != nil || !escape {
+		return t, err
 	}
 	w, err := t.New("sitegen-hoist-escape").Parse(fmt.Sprintf("{{ if . }}{{ template %s . }}{{ end }}", strconv.Quote(name)))
 	if err != nil {
@@ -808,16 +864,20 @@ func regionTemplate(g region, name string, nodes []parse.Node, funcs template.Fu
 	return t.Lookup(name), nil
 }
 
-// regionID names a region for the memo: its file, where it starts and what
-// it holds, so that every set parsed from the same templates (and every
-// layout's copy of base.html) gives it the same id.
-func (r *Renderer) regionID(tree *parse.Tree, nodes []parse.Node) int {
+// regionKey names a region for the memo: its file, where it starts and
+// what it holds, so that every set parsed from the same templates (and
+// every layout's copy of base.html) gives it the same key.
+func regionKey(tree *parse.Tree, nodes []parse.Node) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\x00%d\x00", tree.ParseName, nodes[0].Position())
 	for _, n := range nodes {
 		b.WriteString(n.String())
 	}
-	key := b.String()
+	return b.String()
+}
+
+// regionID numbers region keys, for the memo.
+func (r *Renderer) regionID(key string) int {
 	r.hoistMu.Lock()
 	defer r.hoistMu.Unlock()
 	if r.regionIDs == nil {

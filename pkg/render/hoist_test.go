@@ -1,7 +1,10 @@
 package render
 
 import (
+	"fmt"
 	"html/template"
+	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -24,7 +27,7 @@ func hoisted(t *testing.T, files map[string]string) []string {
 		t.Fatal(err)
 	}
 	r.base, r.shared, r.layouts = base, shared, layouts
-	s, _, errs := r.parseExecSet()
+	s, _, errs := r.parseExecSet(false)
 	if len(errs) > 0 {
 		t.Fatal(errs.Err())
 	}
@@ -141,5 +144,63 @@ func TestHoistCallsInText(t *testing.T) {
 				t.Errorf("callsInText = %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestHoistPlanReplay: a renderer's second set takes the regions from the
+// plan the first one's analysis left, with the same trees and region ids;
+// a plan that does not match the trees is not used.
+func TestHoistPlanReplay(t *testing.T) {
+	r := &Renderer{opts: Options{FS: os.DirFS("../..")}}
+	base, shared, layouts, err := templateFiles(r.opts.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.base, r.shared, r.layouts = base, shared, layouts
+	shape := func(s *execSet) string {
+		var b strings.Builder
+		for _, ns := range namespaces(s.root, s.layouts) {
+			trees, names := treesOf(ns)
+			for _, tr := range trees {
+				fmt.Fprintf(&b, "%v: %s\n", names[tr], tr.Root)
+			}
+		}
+		for _, h := range s.hoists {
+			fmt.Fprintf(&b, "region %d: %s\n", h.id, escaperRE.ReplaceAllString(h.t.Tree.Root.String(), ""))
+		}
+		return b.String()
+	}
+	parse := func() *execSet {
+		s, _, errs := r.parseExecSet(false)
+		if len(errs) > 0 {
+			t.Fatal(errs.Err())
+		}
+		return s
+	}
+	first := parse()
+	if len(first.hoists) == 0 || r.hoistPlan == nil {
+		t.Fatal("nothing hoisted from the real site's templates")
+	}
+	plan := r.hoistPlan
+	if got, want := shape(parse()), shape(first); got != want {
+		t.Errorf("the replayed set differs from the analysed one:\n%s\nwant\n%s", got, want)
+	}
+	if !reflect.DeepEqual(r.hoistPlan, plan) {
+		t.Error("the plan changed on replay")
+	}
+	// A plan whose places hold other nodes is analysed again.
+	bad := make([][]placed, len(plan))
+	for i, ns := range plan {
+		bad[i] = slices.Clone(ns)
+		for j := range bad[i] {
+			bad[i][j].key += "x"
+		}
+	}
+	r.hoistPlan = bad
+	if got, want := shape(parse()), shape(first); got != want {
+		t.Errorf("with a wrong plan the set differs from the analysed one:\n%s\nwant\n%s", got, want)
+	}
+	if !reflect.DeepEqual(r.hoistPlan, plan) {
+		t.Error("a wrong plan was kept")
 	}
 }

@@ -123,6 +123,7 @@ type Renderer struct {
 	hoisted   sync.Map
 	hoistMu   sync.Mutex
 	regionIDs map[string]int
+	hoistPlan [][]placed // where the regions are, per namespace of a set
 	noHoist   bool
 }
 
@@ -164,7 +165,7 @@ func New(opts Options) (*Renderer, error) {
 	}
 	// Parse one set now: its errors are the templates' errors, and it
 	// serves the first render.
-	s, info, errs := r.parseExecSet()
+	s, info, errs := r.parseExecSet(true)
 	if len(errs) == 0 {
 		r.pool <- s
 		r.made.Add(1)
