@@ -30,7 +30,12 @@ import (
 // function returning template.HTML. A last escape of a clone of the
 // finished namespace checks that each of those actions got only the HTML
 // text escaper (which passes template.HTML through unchanged); otherwise
-// every replacement is undone.
+// every replacement is undone. Only a renderer's first set is analysed; the
+// sets parsed after it take the regions from its plan, place by place, once
+// each place is seen to hold the same nodes.
+//
+// A template that cannot be escaped on its own from plain text (one that
+// ends inside a tag, say) keeps its whole namespace from being hoisted.
 //
 // At run time (Renderer.runHoisted) a region is executed, as a template of
 // its own built from the region's nodes, on the first page of a locale that
@@ -652,16 +657,12 @@ func (r *Renderer) hoistSet(root *template.Template, layouts map[string]*templat
 	for i, ns := range nss {
 		if len(plan) == len(nss) {
 			var ok bool
-			if out, ok = r.place(ns, plan[i], funcs, call, out, false); ok {
+			if out, _, ok = r.place(ns, plan[i], funcs, call, out, false); ok {
 				analysed[i] = plan[i]
 				continue
 			}
 		}
-		var ok bool
-		analysed[i] = analyse(ns)
-		if out, ok = r.place(ns, analysed[i], funcs, call, out, true); !ok {
-			analysed[i] = nil
-		}
+		out, analysed[i], _ = r.place(ns, analyse(ns), funcs, call, out, true)
 		fresh = true
 	}
 	if fresh {
@@ -725,25 +726,26 @@ type replacement struct {
 
 // place replaces the regions of plan in ns by calls, after checking that
 // each place holds the nodes the plan names (else it changes nothing and
-// reports false). With check, each region is escaped on its own at once,
-// and the finished namespace is checked (callsInText); when that fails
-// every replacement is undone.
-func (r *Renderer) place(ns *template.Template, plan []placed, funcs template.FuncMap, call func(int) (template.HTML, error), out []hoistRegion, check bool) ([]hoistRegion, bool) {
+// reports false), and returns the regions it placed. With check, each
+// region is escaped on its own at once (one that fails stays in place), and
+// the finished namespace is checked (callsInText); when that fails every
+// replacement is undone.
+func (r *Renderer) place(ns *template.Template, plan []placed, funcs template.FuncMap, call func(int) (template.HTML, error), out []hoistRegion, check bool) ([]hoistRegion, []placed, bool) {
 	lists := make([]*parse.ListNode, len(plan))
 	trees := make([]*parse.Tree, len(plan))
 	for i, p := range plan {
 		t := ns.Lookup(p.name)
 		if t == nil || t.Tree == nil {
-			return out, false
+			return out, nil, false
 		}
 		l := listAt(t.Tree.Root, p.path)
 		if l == nil || p.b > len(l.Nodes) || p.a >= p.b || regionKey(t.Tree, l.Nodes[p.a:p.b]) != p.key {
-			return out, false
+			return out, nil, false
 		}
 		lists[i], trees[i] = l, t.Tree
 	}
 	if len(plan) == 0 {
-		return out, true
+		return out, nil, true
 	}
 	// Per list, from the last region on, so that the places of the others
 	// hold.
@@ -764,6 +766,7 @@ func (r *Renderer) place(ns *template.Template, plan []placed, funcs template.Fu
 	ns.Funcs(template.FuncMap{hoistFunc: call})
 	first := len(out)
 	var done []replacement
+	var kept []placed
 	for _, i := range order {
 		p, l := plan[i], lists[i]
 		nodes := append([]parse.Node{}, l.Nodes[p.a:p.b]...)
@@ -776,6 +779,7 @@ func (r *Renderer) place(ns *template.Template, plan []placed, funcs template.Fu
 		act := callAction(hoistFunc, idx, nodes[0].Position(), 0)
 		l.Nodes = append(l.Nodes[:p.a], append([]parse.Node{act}, l.Nodes[p.b:]...)...)
 		done = append(done, replacement{l, p.a, nodes})
+		kept = append(kept, p)
 	}
 	// The check html/template itself makes: every call sits in plain text
 	// (template.HTML passes the text escaper unchanged).
@@ -784,9 +788,9 @@ func (r *Renderer) place(ns *template.Template, plan []placed, funcs template.Fu
 			d := done[i]
 			d.list.Nodes = append(d.list.Nodes[:d.a], append(d.nodes, d.list.Nodes[d.a+1:]...)...)
 		}
-		return out[:first], false
+		return out[:first], nil, false
 	}
-	return out, true
+	return out, kept, true
 }
 
 // callsInText escapes a clone of ns and reports whether every call of
