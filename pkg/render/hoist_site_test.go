@@ -160,12 +160,77 @@ func TestHoistSameOutput(t *testing.T) {
 				if want[i].err != "" {
 					t.Fatalf("%s: %s", e.URL, want[i].err)
 				}
+				if len(want[i].res.HTML) == 0 {
+					t.Fatalf("%s: empty page", e.URL)
+				}
 				for pass, g := range [][]rendered{got, gotRev} {
 					compareRender(t, e.URL, pass, g[i], want[i])
 				}
 			}
 		})
 	}
+}
+
+// TestHoistSameBuild: whole builds of the fixture sites, with hoisting on
+// and off, write the same files, byte for byte. (The real site's pages are
+// compared by TestHoistSameOutput: a whole build of it encodes every image
+// variant, some twenty seconds on a fresh cache.)
+func TestHoistSameBuild(t *testing.T) {
+	for _, site := range []struct{ name, src string }{
+		{"basic", "../../testdata/sites/basic"},
+		{"shop", "../../testdata/sites/shop"},
+	} {
+		t.Run(site.name, func(t *testing.T) {
+			dir := copySite(t, site.src)
+			images := filepath.Join(t.TempDir(), "images")
+			trees := map[bool]map[string][]byte{}
+			for _, hoist := range []bool{false, true} {
+				if hoist {
+					t.Setenv(render.NoHoistEnv, "")
+				} else {
+					t.Setenv(render.NoHoistEnv, "1")
+				}
+				out := filepath.Join(t.TempDir(), "public")
+				if _, err := build.Run(context.Background(), build.Options{Source: dir, Out: out, Date: "2026-01-01", Minify: true, ImageCache: images}); err != nil {
+					t.Fatalf("build (hoisting %v): %v", hoist, err)
+				}
+				trees[hoist] = readTree(t, out)
+			}
+			off, on := trees[false], trees[true]
+			if len(off) == 0 {
+				t.Fatal("the build wrote nothing")
+			}
+			for name, b := range off {
+				if !bytes.Equal(on[name], b) {
+					t.Errorf("%s differs with hoisting:\n got: %s\nwant: %s", name, diffAt(on[name], b), diffAt(b, on[name]))
+				}
+			}
+			for name := range on {
+				if _, ok := off[name]; !ok {
+					t.Errorf("%s written only with hoisting", name)
+				}
+			}
+		})
+	}
+}
+
+// readTree returns every file below dir by slash path.
+func readTree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func compareRender(t *testing.T, url string, pass int, got, want rendered) {
