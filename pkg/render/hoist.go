@@ -718,18 +718,21 @@ func analyse(ns *template.Template) []placed {
 	return out
 }
 
+// replacement is a region replaced by a call in its list.
 type replacement struct {
-	list  *parse.ListNode
-	a     int
-	nodes []parse.Node
+	p      placed
+	list   *parse.ListNode
+	region hoistRegion
+	nodes  []parse.Node // what the call stands for
 }
 
 // place replaces the regions of plan in ns by calls, after checking that
 // each place holds the nodes the plan names (else it changes nothing and
 // reports false), and returns the regions it placed. With check, each
 // region is escaped on its own at once (one that fails stays in place), and
-// the finished namespace is checked (callsInText); when that fails every
-// replacement is undone.
+// html/template's escaping of the finished namespace must give each call
+// the HTML text escaper alone (badCalls); the regions whose call it does
+// not are put back, and the rest checked again.
 func (r *Renderer) place(ns *template.Template, plan []placed, funcs template.FuncMap, call func(int) (template.HTML, error), out []hoistRegion, check bool) ([]hoistRegion, []placed, bool) {
 	lists := make([]*parse.ListNode, len(plan))
 	trees := make([]*parse.Tree, len(plan))
@@ -764,9 +767,7 @@ func (r *Renderer) place(ns *template.Template, plan []placed, funcs template.Fu
 		return plan[order[x]].a > plan[order[y]].a
 	})
 	ns.Funcs(template.FuncMap{hoistFunc: call})
-	first := len(out)
-	var done []replacement
-	var kept []placed
+	var todo []replacement
 	for _, i := range order {
 		p, l := plan[i], lists[i]
 		nodes := append([]parse.Node{}, l.Nodes[p.a:p.b]...)
@@ -774,53 +775,69 @@ func (r *Renderer) place(ns *template.Template, plan []placed, funcs template.Fu
 		if err != nil {
 			continue
 		}
-		idx := len(out)
-		out = append(out, hoistRegion{id: r.regionID(p.key), t: t})
-		act := callAction(hoistFunc, idx, nodes[0].Position(), 0)
-		l.Nodes = append(l.Nodes[:p.a], append([]parse.Node{act}, l.Nodes[p.b:]...)...)
-		done = append(done, replacement{l, p.a, nodes})
-		kept = append(kept, p)
+		todo = append(todo, replacement{p: p, list: l, region: hoistRegion{id: r.regionID(p.key), t: t}, nodes: nodes})
 	}
-	// The check html/template itself makes: every call sits in plain text
-	// (template.HTML passes the text escaper unchanged).
-	if check && len(done) > 0 && !callsInText(ns) {
-		for i := len(done) - 1; i >= 0; i-- {
-			d := done[i]
-			d.list.Nodes = append(d.list.Nodes[:d.a], append(d.nodes, d.list.Nodes[d.a+1:]...)...)
+	first := len(out)
+	for {
+		out = out[:first]
+		for _, d := range todo {
+			act := callAction(hoistFunc, len(out), d.nodes[0].Position(), 0)
+			out = append(out, d.region)
+			d.list.Nodes = append(d.list.Nodes[:d.p.a], append([]parse.Node{act}, d.list.Nodes[d.p.b:]...)...)
 		}
-		return out[:first], nil, false
+		if !check || len(todo) == 0 {
+			break
+		}
+		bad, err := badCalls(ns)
+		if err == nil && len(bad) == 0 {
+			break
+		}
+		for i := len(todo) - 1; i >= 0; i-- { // put every region back
+			d := todo[i]
+			d.list.Nodes = append(d.list.Nodes[:d.p.a], append(d.nodes, d.list.Nodes[d.p.a+1:]...)...)
+		}
+		if err != nil {
+			return out[:first], nil, false
+		}
+		var keep []replacement
+		for i, d := range todo {
+			if !bad[first+i] {
+				keep = append(keep, d)
+			}
+		}
+		if len(keep) == len(todo) { // refused, but none of them: leave all out
+			return out[:first], nil, false
+		}
+		todo = keep
+	}
+	kept := make([]placed, len(todo))
+	for i, d := range todo {
+		kept[i] = d.p
 	}
 	return out, kept, true
 }
 
-// callsInText escapes a clone of ns and reports whether every call of
-// hoistFunc got the HTML text escaper alone, in templates called from
-// nothing but text.
-func callsInText(ns *template.Template) bool {
+// badCalls escapes a clone of ns (escapeAll) and returns the calls of
+// hoistFunc (by the region they run) that did not get the HTML text escaper
+// alone, or sit in a template called from anything but text.
+func badCalls(ns *template.Template) (map[int]bool, error) {
 	clone, err := ns.Clone()
 	if err != nil {
-		return false
+		return nil, err
 	}
 	seen, tainted, err := escapeAll(clone)
 	if err != nil {
-		return false
+		return nil, err
 	}
-	calls := 0
+	bad := map[int]bool{}
 	for name, tree := range seen {
-		bad := false
 		walkNodes(tree.Root, func(n parse.Node) {
-			if _, esc, isCall := calledID(n, hoistFunc); isCall {
-				calls++
-				if tainted[name] || len(esc) != 1 || esc[0] != escHTML {
-					bad = true
-				}
+			if id, esc, isCall := calledID(n, hoistFunc); isCall && (tainted[name] || len(esc) != 1 || esc[0] != escHTML) {
+				bad[id] = true
 			}
 		})
-		if bad {
-			return false
-		}
 	}
-	return calls > 0
+	return bad, nil
 }
 
 // cut splits a run at boundaries in text (text, ascending) into regions:

@@ -118,32 +118,70 @@ func TestHoistFuncsClassified(t *testing.T) {
 	}
 }
 
-// TestHoistCallsInText: the last check accepts a region's call only where
+// TestHoistBadCalls: the last check accepts a region's call only where
 // html/template gives it the plain text escaper alone, here as in place of
-// a region and in a title, an attribute, a script and a partial called from
-// a title.
-func TestHoistCallsInText(t *testing.T) {
+// a region and in a title, an attribute, a script, a tag and a partial
+// called from a title.
+func TestHoistBadCalls(t *testing.T) {
 	tests := []struct {
 		name, base string
-		want       bool
+		bad        bool
 	}{
-		{"text", `<p>CALL</p>`, true},
-		{"title", `<title>CALL</title>`, false},
-		{"attribute", `<p title="CALL">x</p>`, false},
-		{"script", `<script>CALL</script>`, false},
-		{"tag", `<p CALL>x</p>`, false},
-		{"partial called from a title", `<title>{{ template "p" }}</title>{{ define "p" }}CALL{{ end }}`, false},
+		{"text", `<p>CALL</p>`, false},
+		{"title", `<title>CALL</title>`, true},
+		{"attribute", `<p title="CALL">x</p>`, true},
+		{"script", `<script>CALL</script>`, true},
+		{"tag", `<p CALL>x</p>`, true},
+		{"partial called from a title", `<title>{{ template "p" }}</title>{{ define "p" }}CALL{{ end }}`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ns := template.New("base.html").Funcs(template.FuncMap{hoistFunc: func(int) (template.HTML, error) { return "", nil }})
-			if _, err := ns.Parse(strings.ReplaceAll(tt.base, "CALL", "{{ "+hoistFunc+" 0 }}")); err != nil {
+			if _, err := ns.Parse(strings.ReplaceAll(tt.base, "CALL", "{{ "+hoistFunc+" 7 }}")); err != nil {
 				t.Fatal(err)
 			}
-			if got := callsInText(ns); got != tt.want {
-				t.Errorf("callsInText = %v, want %v", got, tt.want)
+			bad, err := badCalls(ns)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bad[7] != tt.bad {
+				t.Errorf("bad calls %v, want region 7 bad: %v", bad, tt.bad)
 			}
 		})
+	}
+}
+
+// TestHoistPutBack: a region whose call the last check refuses (here one
+// placed in a title by hand, past the analysis) is put back, and only it.
+func TestHoistPutBack(t *testing.T) {
+	r := &Renderer{}
+	base, shared, layouts, err := templateFiles(mapFS(map[string]string{
+		"base.html":         `<title>{{ .Page.Title }}{{ t "a" }}</title><p>{{ .Page.Title }}{{ t "b" }}</p>{{ block "main" . }}{{ end }}`,
+		"layouts/page.html": `{{ define "main" }}x{{ end }}`,
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	funcs := r.funcs(&execState{})
+	root, set, _, errs := parseSet(base, shared, layouts, funcs, false)
+	if len(errs) > 0 {
+		t.Fatal(errs.Err())
+	}
+	ns := namespaces(root, set)[0]
+	tree := ns.Lookup("base.html").Tree
+	before := tree.Root.String()
+	region := func(a, b int) placed {
+		return placed{name: "base.html", a: a, b: b, key: regionKey(tree, tree.Root.Nodes[a:b])}
+	}
+	title, para := region(2, 3), region(5, 6) // {{ t "a" }}, {{ t "b" }}
+	call := func(int) (template.HTML, error) { return "", nil }
+	out, kept, ok := r.place(ns, []placed{title, para}, funcs, call, nil, true)
+	if !ok || len(out) != 1 || !reflect.DeepEqual(kept, []placed{para}) {
+		t.Fatalf("placed %d regions %v (ok %v), want the paragraph's alone", len(out), kept, ok)
+	}
+	want := strings.Replace(before, `{{t "b"}}`, "{{"+hoistFunc+" 0}}", 1)
+	if got := tree.Root.String(); got != want {
+		t.Errorf("tree after placing\n%s\nwant\n%s", got, want)
 	}
 }
 
