@@ -334,7 +334,7 @@ func listAt(root *parse.ListNode, path []step) *parse.ListNode {
 	return l
 }
 
-// validRegion reports whether nodes[a:b] of r's list can stand alone: they
+// validRegion reports whether l.Nodes[a:b] can stand alone: they
 // qualify in a scope of their own, hold something to execute, and declare
 // no variable that the rest of the list reads.
 func validRegion(l *parse.ListNode, a, b int) bool {
@@ -426,14 +426,14 @@ func walkBranch(b *parse.BranchNode, fn func(parse.Node)) {
 
 // callAction returns {{ fn id }} at pos, with no tree of its own (its
 // errors are placed in the template that runs it).
-func callAction(fn string, id int, pos parse.Pos, line int) *parse.ActionNode {
+func callAction(fn string, id int, pos parse.Pos) *parse.ActionNode {
 	num := &parse.NumberNode{NodeType: parse.NodeNumber, Pos: pos, IsInt: true, Int64: int64(id), Text: strconv.Itoa(id)}
 	if id >= 0 {
 		num.IsUint, num.Uint64 = true, uint64(id)
 	}
 	num.IsFloat, num.Float64 = true, float64(id)
 	cmd := &parse.CommandNode{NodeType: parse.NodeCommand, Pos: pos, Args: []parse.Node{parse.NewIdentifier(fn).SetTree(nil).SetPos(pos), num}}
-	return &parse.ActionNode{NodeType: parse.NodeAction, Pos: pos, Line: line, Pipe: &parse.PipeNode{NodeType: parse.NodePipe, Pos: pos, Line: line, Cmds: []*parse.CommandNode{cmd}}}
+	return &parse.ActionNode{NodeType: parse.NodeAction, Pos: pos, Pipe: &parse.PipeNode{NodeType: parse.NodePipe, Pos: pos, Cmds: []*parse.CommandNode{cmd}}}
 }
 
 // calledID returns n's id when n is {{ fn id }} (escaped or not), and the
@@ -781,7 +781,7 @@ func (r *Renderer) place(ns *template.Template, plan []placed, funcs template.Fu
 	for {
 		out = out[:first]
 		for _, d := range todo {
-			act := callAction(hoistFunc, len(out), d.nodes[0].Position(), 0)
+			act := callAction(hoistFunc, len(out), d.nodes[0].Position())
 			out = append(out, d.region)
 			d.list.Nodes = append(d.list.Nodes[:d.p.a], append([]parse.Node{act}, d.list.Nodes[d.p.b:]...)...)
 		}
