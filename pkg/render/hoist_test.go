@@ -79,6 +79,10 @@ func TestHoistRegions(t *testing.T) {
 		{"a method with arguments", `<p>{{ range data "a" }}{{ .F 1 }}{{ end }}</p>{{ block "main" . }}{{ end }}`, nil, nil},
 		{"call", `<p>{{ range data "a" }}{{ call .f }}{{ end }}</p>{{ block "main" . }}{{ end }}`, nil, nil},
 		{"the main marks and the script slot stay", `<head>{{ scripts }}</head><main>{{ block "main" . }}{{ end }}</main>`, nil, nil},
+		{"layouts with namespaces of their own", `<header>{{ template "partials/nav.html" . }}</header>{{ block "main" . }}{{ end }}`, map[string]string{
+			"partials/nav.html": `<nav>{{ t "nav" }}</nav>{{ .Lang }}`,
+			"layouts/post.html": `{{ define "main" }}post{{ end }}{{ define "partials/nav.html" }}<nav>{{ t "post" }}</nav>{{ .Lang }}{{ end }}`},
+			[]string{`<nav>{{t "nav"}}</nav>`, `<nav>{{t "post"}}</nav>`}},
 		{"in a partial and a section", `{{ block "main" . }}{{ end }}`, map[string]string{
 			"partials/f.html": `<footer>{{ range data "links" }}<a href="{{ link .href }}">{{ .label }}</a>{{ end }}</footer>{{ .x }}`,
 			"sections/s.html": `<section>{{ .S.Title }}<p>{{ t "s" }}</p></section>`},
