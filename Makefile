@@ -57,6 +57,7 @@ FUZZ_TARGETS := \
 	./pkg/forms:FuzzValidateJSON \
 	./pkg/sitepath:FuzzCheck \
 	./pkg/output:FuzzRedirectWriters \
+	./pkg/output:FuzzBetween \
 	./pkg/htmlmin:FuzzCompact
 
 # A failing input is saved under testdata/fuzz/ and replayed: that always

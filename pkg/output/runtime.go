@@ -19,12 +19,6 @@ type Head struct {
 	Robots      string
 }
 
-var (
-	titleRE     = regexp.MustCompile(`<title>([^<]*)</title>`)
-	descRE      = regexp.MustCompile(`<meta name="description" content="([^"]*)">`)
-	canonicalRE = regexp.MustCompile(`<link rel="canonical" href="([^"]*)">`)
-	robotsRE    = regexp.MustCompile(`<meta name="robots" content="([^"]*)">`)
-)
 
 // ParseHead reads the head fields of a rendered page (the templates write
 // them in exactly these forms).
@@ -33,13 +27,35 @@ func ParseHead(page []byte) Head {
 	if i := bytes.Index(page, []byte("</head>")); i >= 0 {
 		head = page[:i]
 	}
-	get := func(re *regexp.Regexp) string {
-		if m := re.FindSubmatch(head); m != nil {
-			return html.UnescapeString(string(m[1]))
+	get := func(open string, stop byte, close string) string {
+		if v, ok := between(head, open, stop, close); ok {
+			return html.UnescapeString(string(v))
 		}
 		return ""
 	}
-	return Head{Title: get(titleRE), Description: get(descRE), Canonical: get(canonicalRE), Robots: get(robotsRE)}
+	return Head{
+		Title:       get("<title>", '<', "</title>"),
+		Description: get(`<meta name="description" content="`, '"', `">`),
+		Canonical:   get(`<link rel="canonical" href="`, '"', `">`),
+		Robots:      get(`<meta name="robots" content="`, '"', `">`),
+	}
+}
+
+// between finds the first open in b followed by bytes other than stop and
+// then close, and returns those bytes: the leftmost match of the regular
+// expression open([^stop]*)close, found with plain searches.
+func between(b []byte, open string, stop byte, close string) ([]byte, bool) {
+	for {
+		i := bytes.Index(b, []byte(open))
+		if i < 0 {
+			return nil, false
+		}
+		rest := b[i+len(open):]
+		if j := bytes.IndexByte(rest, stop); j >= 0 && bytes.HasPrefix(rest[j:], []byte(close)) {
+			return rest[:j], true
+		}
+		b = b[i+1:]
+	}
 }
 
 // SliceNames are the shared parts of every page, one slice per locale.
@@ -117,6 +133,9 @@ var islandTagRE = regexp.MustCompile(`<sg-island data-island="([A-Za-z0-9_]+)" d
 
 // MainIslands lists the hydrated islands in a page's <main> HTML, in order.
 func MainIslands(mainHTML string) []RSCIsland {
+	if !strings.Contains(mainHTML, "<sg-island ") {
+		return nil // most pages: no island, and a plain search costs less than the expression's
+	}
 	var out []RSCIsland
 	for _, m := range islandTagRE.FindAllStringSubmatch(mainHTML, -1) {
 		out = append(out, RSCIsland{Component: m[1], Directive: m[2], Media: html.UnescapeString(m[3]), Chunk: html.UnescapeString(m[4])})

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -79,4 +80,37 @@ func TestHeadAndIslands(t *testing.T) {
 	if len(is) != 2 || is[0].Media != "(max-width: 960px)" || is[1].Directive != "load" || strings.Join(IslandNames(is), ",") != "Tabs" {
 		t.Errorf("islands %+v", is)
 	}
+}
+
+// headREs are the regular expressions ParseHead's plain searches stand for.
+var headREs = []struct {
+	re          *regexp.Regexp
+	open, close string
+	stop        byte
+}{
+	{regexp.MustCompile(`<title>([^<]*)</title>`), "<title>", "</title>", '<'},
+	{regexp.MustCompile(`<meta name="description" content="([^"]*)">`), `<meta name="description" content="`, `">`, '"'},
+	{regexp.MustCompile(`<link rel="canonical" href="([^"]*)">`), `<link rel="canonical" href="`, `">`, '"'},
+}
+
+// FuzzBetween: between finds what the regular expression finds, also in
+// heads where the first opening is not a match (<title><b>x</b></title>,
+// an attribute value that runs into another attribute).
+func FuzzBetween(f *testing.F) {
+	for _, s := range []string{
+		`<title>A</title>`, `<title><b>x</b></title><title>y</title>`, `<title>a<title>b</title>`,
+		`<meta name="description" content="a" x="b"><meta name="description" content="c">`,
+		`<link rel="canonical" href="/a/"`, `<title>`, ``, "<title>\n</title>",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, h := range headREs {
+			got, ok := between([]byte(s), h.open, h.stop, h.close)
+			m := h.re.FindStringSubmatch(s)
+			if ok != (m != nil) || ok && string(got) != m[1] {
+				t.Fatalf("between(%q, %q) = %q, %v; the expression finds %q", s, h.open, got, ok, m)
+			}
+		}
+	})
 }
