@@ -14,7 +14,8 @@ proj=$work/peers/sitegen
 runs=${RUNS:-5}
 [ -d "$proj/content" ] || { echo "no corpus in $proj: run bench/ssgbench/run.sh --ram $N sitegen first" >&2; exit 1; }
 have=$(find "$proj/content" -maxdepth 2 -name '*.md' | wc -l)
-[ "$have" -ge $((2 * N)) ] || { echo "$proj holds $have pages, not $((2 * N)): run bench/ssgbench/run.sh --ram $N sitegen first" >&2; exit 1; }
+# Exactly: the project holds the corpus of the last run.sh --ram, whatever its size.
+[ "$have" -eq $((2 * N)) ] || { echo "$proj holds $have pages, not $((2 * N)): run bench/ssgbench/run.sh --ram $N sitegen first (or give floor.sh $((have / 2)))" >&2; exit 1; }
 bin=$work/bin-floor; mkdir -p "$bin"
 (cd "$here/../.." && go build -tags=nodynamic -trimpath -o "$bin/floor" ./bench/floor && go build -tags=nodynamic -trimpath -o "$bin/sitegen" ./cmd/sitegen)
 tsv=$(mktemp); trap 'rm -f "$tsv"; rm -rf "$work/floor-out" "$proj/floor-public" "$proj/.floor-cache"' EXIT
