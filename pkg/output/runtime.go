@@ -19,7 +19,6 @@ type Head struct {
 	Robots      string
 }
 
-
 // ParseHead reads the head fields of a rendered page (the templates write
 // them in exactly these forms).
 func ParseHead(page []byte) Head {
