@@ -174,6 +174,7 @@ func ParsePage(file, lang, rel string, src []byte) (*Page, diag.List) {
 		}
 	}
 	p.paramsNode = yamlx.Field(root, "params")
+	packStrings(p)
 	return p, errs
 }
 
