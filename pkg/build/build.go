@@ -709,9 +709,16 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 	}
 	entries = append(entries, s.Plan.Entries...)
 	entries = slices.DeleteFunc(entries, func(e *route.Entry) bool { return s.skip[e.Page.File] })
+	// A static file may not take the path of a generated one: the paths of
+	// the static files (without the leading slash) that the build generated
+	// too. Only those are looked for, so no set of every output path is kept.
+	statics := map[string]bool{}
+	for p := range s.Statics {
+		statics[strings.TrimPrefix(p, "/")] = true
+	}
 	var (
 		mu        sync.Mutex
-		generated = map[string]struct{}{output.ManifestName: {}} // output paths without the leading slash; the manifest is written by Commit
+		generated = map[string]bool{output.ManifestName: statics[output.ManifestName]} // the manifest is written by Commit
 		errs      diag.List
 	)
 	writeFile := func(rel string, b []byte) {
@@ -721,7 +728,9 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		generated[rel] = struct{}{}
+		if statics[rel] {
+			generated[rel] = true
+		}
 		if err != nil {
 			var pe *fs.PathError
 			if errors.As(err, &pe) { // name the output path, not the temporary folder
@@ -980,7 +989,7 @@ feed:
 		rep.Images = s.Images.Stats()
 	}
 	for _, p := range sortedKeys(s.Statics) {
-		if _, ok := generated[strings.TrimPrefix(p, "/")]; ok {
+		if generated[strings.TrimPrefix(p, "/")] {
 			errs.Add(diag.New(diag.Pos{File: StaticDir + p}, "static file collides with a generated file at %s", p))
 			continue
 		}

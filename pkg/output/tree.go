@@ -8,6 +8,7 @@
 package output
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"sitegen/pkg/sitepath"
 )
@@ -60,12 +62,19 @@ type Tree struct {
 	stage   string // the staging folder beside final (removed by Commit and Abort)
 	tmp     string // the new tree, inside stage
 	version string
-	mu      sync.Mutex      // guards dirs, names, bytes and aborted
-	aborted bool            // Abort was called: WriteFile refuses
-	dirs    map[string]bool // folders known to exist
-	names   []string
-	bytes   int64
-	unlock  func()
+	mu      sync.Mutex // guards dirs, names, files, bytes and aborted
+	aborted bool       // Abort was called: WriteFile refuses
+	// dirs are the folders known to hold or to be going to hold more than
+	// one entry (Prepare's, and those a second file found existing). A
+	// page's own folder, which holds its one file, is made and forgotten:
+	// a large site does not keep a map entry per page.
+	dirs map[string]bool
+	// names are the written paths, each ended by a 0 byte, for the
+	// manifest: one growing block rather than a string per file.
+	names  []byte
+	files  int
+	bytes  int64
+	unlock func()
 
 	// hook, when set, is called at each step of Commit (tests use it to
 	// kill the process there).
@@ -183,7 +192,7 @@ func (t *Tree) Dir() string { return t.final }
 func (t *Tree) Files() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return len(t.names)
+	return t.files
 }
 
 func (t *Tree) Bytes() int64 {
@@ -256,12 +265,15 @@ func (t *Tree) WriteFile(rel string, data []byte) error {
 		known := t.dirs[dir]
 		t.mu.Unlock()
 		if !known {
-			if err := t.mkdir(dir); err != nil {
+			existed, err := t.mkdir(dir)
+			if err != nil {
 				return err
 			}
-			t.mu.Lock()
-			t.dirs[dir] = true
-			t.mu.Unlock()
+			if existed { // a folder shared by files: remember it
+				t.mu.Lock()
+				t.dirs[dir] = true
+				t.mu.Unlock()
+			}
 		}
 	}
 	if err := writeNewFile(filepath.Join(t.tmp, filepath.FromSlash(rel)), data); err != nil {
@@ -269,24 +281,28 @@ func (t *Tree) WriteFile(rel string, data []byte) error {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.names = append(t.names, rel)
+	t.names = append(append(t.names, rel...), 0)
+	t.files++
 	t.bytes += int64(len(data))
 	t.step(StepWriting)
 	return nil
 }
 
 // mkdir creates dir with one system call when its parent exists (Prepare
-// made sure of that for planned files), else with its missing parents.
-func (t *Tree) mkdir(dir string) error {
+// made sure of that for planned files), else with its missing parents. It
+// reports whether dir existed already.
+func (t *Tree) mkdir(dir string) (existed bool, err error) {
 	p := filepath.Join(t.tmp, filepath.FromSlash(dir))
-	err := os.Mkdir(p, 0o755)
+	err = os.Mkdir(p, 0o755)
 	switch {
-	case err == nil, errors.Is(err, fs.ErrExist):
-		return nil
+	case err == nil:
+		return false, nil
+	case errors.Is(err, fs.ErrExist):
+		return true, nil
 	case errors.Is(err, fs.ErrNotExist):
-		return os.MkdirAll(p, 0o755)
+		return false, os.MkdirAll(p, 0o755)
 	}
-	return err
+	return false, err
 }
 
 // Abort removes the temporary tree; the previous output stays untouched.
@@ -317,7 +333,15 @@ func (t *Tree) step(name string) {
 // renames, and the next build restores it if the process dies there.
 func (t *Tree) Commit() error {
 	defer t.release()
-	names := append([]string{}, t.names...)
+	// The names point into the block (no copy each): it is not written
+	// to again.
+	names := make([]string, 0, t.files)
+	for rest := t.names; len(rest) > 0; {
+		i := bytes.IndexByte(rest, 0)
+		names = append(names, unsafe.String(&rest[0], i))
+		rest = rest[i+1:]
+	}
+	t.names = nil
 	sort.Strings(names)
 	m, err := json.MarshalIndent(Manifest{Generator: Generator, Version: t.version, Files: names}, "", "  ")
 	if err != nil {

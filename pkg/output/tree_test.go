@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -268,5 +269,46 @@ func TestCleanRel(t *testing.T) {
 		if (err != nil) != (tc.want == "") || got != tc.want {
 			t.Errorf("cleanRel(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
+	}
+}
+
+// TestTreeRemembersSharedFolders: a folder that holds one file (a page's)
+// is made and forgotten; one that turns out to hold more is remembered, so
+// that its next files cost no mkdir. Files in forgotten and remembered
+// folders alike are written and listed.
+func TestTreeRemembersSharedFolders(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	tr, err := Begin(out, "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Prepare([]string{"pl/a/index.html", "pl/b/index.html"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"pl/a/index.html", "pl/b/index.html", "_assets/x.js", "_assets/y.js", "_assets/z.js", "deep/er/f.txt"} {
+		if err := tr.WriteFile(f, []byte(f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var dirs []string
+	for d := range tr.dirs {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	if want := []string{"_assets", "pl"}; !slices.Equal(dirs, want) {
+		t.Errorf("remembered folders %v, want %v", dirs, want)
+	}
+	if tr.Files() != 6 {
+		t.Errorf("%d files", tr.Files())
+	}
+	if err := tr.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	m, err := ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"_assets/x.js", "_assets/y.js", "_assets/z.js", "deep/er/f.txt", "pl/a/index.html", "pl/b/index.html"}; !slices.Equal(m.Files, want) {
+		t.Errorf("manifest lists %v, want %v", m.Files, want)
 	}
 }
