@@ -17,8 +17,9 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // bodyRef locates a body dropped after loading.
 type bodyRef struct {
-	len int
-	sum uint32
+	len     int
+	sum     uint32
+	dropped bool
 }
 
 // normalize is what ParsePage does to a file before splitting it.
@@ -33,14 +34,14 @@ func normalize(src []byte) []byte {
 // dropBody forgets the page's body, keeping what LoadBody needs to find it
 // again and to notice a file edited in between.
 func (p *Page) dropBody() {
-	p.lazy = &bodyRef{len: len(p.Body), sum: crc32.Checksum(p.Body, crcTable)}
+	p.lazy = bodyRef{len: len(p.Body), sum: crc32.Checksum(p.Body, crcTable), dropped: true}
 	p.Body = nil
 }
 
 // LoadBody returns the page's Markdown body: Body when it is held, else the
 // body read again from p.File in fsys (the tree Load read it from).
 func (p *Page) LoadBody(fsys fs.FS) ([]byte, error) {
-	if p.lazy == nil {
+	if !p.lazy.dropped {
 		return p.Body, nil
 	}
 	src, err := fs.ReadFile(fsys, p.File)

@@ -41,7 +41,7 @@ type Page struct {
 	// Sum is the SHA-256 of the file as parsed: what the page was built
 	// from, for caches that must not read the file again.
 	Sum  [32]byte `yaml:"-"`
-	lazy *bodyRef
+	lazy bodyRef  // where the body was, once dropped (in the page: not an object of its own)
 
 	paramsNode  *yaml.Node // for checking params against the site's schema
 	layoutGiven bool
