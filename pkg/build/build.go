@@ -412,9 +412,13 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 	if ropts.Cache != nil {
 		pages = &pageCache{store: ropts.Cache, salt: ropts.CacheSalt, r: r}
 	}
-	return &Site{Config: cfg, Source: src, Plan: plan, Renderer: r, Catalog: catalog, Assets: bundled, Statics: statics,
+	site := &Site{Config: cfg, Source: src, Plan: plan, Renderer: r, Catalog: catalog, Assets: bundled, Statics: statics,
 		Hash: hash, Islands: bundle, IslandsBundle: bundleTime, Images: imgs, cache: store, pages: pages, html: ropts.HTML, bundles: bundles, cacheWarning: cacheWarning,
-		fsys: fsys, root: root, skip: skipPages(src, cfg, bad)}, errs
+		fsys: fsys, root: root, skip: skipPages(src, cfg, bad)}
+	if pages != nil {
+		pages.pageData = site.pageData
+	}
+	return site, errs
 }
 
 // htmlMinifier returns the minifier of the pages' HTML when minify is on
@@ -674,6 +678,7 @@ func (s *Site) entryFiles(e *route.Entry) []string {
 type rendered struct {
 	entry    *route.Entry
 	html     []byte
+	main     string // the <main> HTML the page data holds (a part of html)
 	data     []byte
 	rsc      []byte // the island manifest, when <main> has islands
 	islands  []string
@@ -1074,7 +1079,7 @@ func (s *Site) renderEntry(ctx context.Context, e *route.Entry) (out rendered) {
 		return rendered{entry: e, err: err}
 	}
 	data, rsc, err := s.pageData(e, res)
-	return rendered{entry: e, html: res.HTML, data: data, rsc: rsc, islands: res.Islands, err: err, deps: deps, pictures: res.Pictures}
+	return rendered{entry: e, html: res.HTML, main: res.Main, data: data, rsc: rsc, islands: res.Islands, err: err, deps: deps, pictures: res.Pictures}
 }
 
 // pageData returns a rendered page's page data and, when its <main> has

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -24,6 +25,10 @@ type pageCache struct {
 	store *cache.Store
 	salt  []byte
 	r     *render.Renderer
+	// pageData makes a page's page data and island manifest from its HTML
+	// and <main> (Site.pageData): an entry keeps where <main> is in the
+	// HTML instead of a second copy of it in the page data.
+	pageData func(*route.Entry, *render.Result) (data, rsc []byte, err error)
 
 	hits, renders atomic.Int64
 	mu            sync.Mutex
@@ -32,11 +37,14 @@ type pageCache struct {
 
 // pageEntry is one cached page.
 type pageEntry struct {
-	Trace     []traceItem
-	HTML      []byte
-	Data, RSC []byte
-	Islands   []string
-	Pictures  []render.PictureUse
+	Trace []traceItem
+	HTML  []byte
+	// Main is where the page's <main> HTML sits in HTML (offset and
+	// length): the page data and island manifest are made from it again
+	// on a hit, as a render makes them.
+	Main     [2]int
+	Islands  []string
+	Pictures []render.PictureUse
 	// FormChecked is the digest of the form schema the page's form matched
 	// ("" when it has none): checked again only when the schema changed.
 	FormChecked string
@@ -48,7 +56,7 @@ type traceItem struct{ Dep, Digest string }
 func (c *pageCache) key(e *route.Entry) cache.Key {
 	flags := fmt.Sprintf("root=%t fallback=%t error=%t notfound=%t", e.Root, e.Fallback, e.Error, e.NotFound)
 	own, _ := c.r.TraceDigest(render.DepFile(e.Page.File))
-	return cache.NewKey(c.salt, []byte("page-4"), []byte(e.Lang), []byte(e.ID), []byte(e.URL), []byte(flags), []byte(own))
+	return cache.NewKey(c.salt, []byte("page-5"), []byte(e.Lang), []byte(e.ID), []byte(e.URL), []byte(flags), []byte(own))
 }
 
 // lookup returns the page from the cache when its trace still holds.
@@ -77,7 +85,15 @@ func (c *pageCache) lookup(e *route.Entry) (rendered, bool) {
 	if !e.Root {
 		c.hits.Add(1)
 	}
-	return rendered{entry: e, html: pe.HTML, data: pe.Data, rsc: pe.RSC, islands: pe.Islands, formChecked: pe.FormChecked, styles: pe.Styles}, true
+	off, n := pe.Main[0], pe.Main[1]
+	if off < 0 || n < 0 || off+n > len(pe.HTML) {
+		return rendered{}, false
+	}
+	data, rsc, err := c.pageData(e, &render.Result{HTML: pe.HTML, Main: string(pe.HTML[off : off+n])})
+	if err != nil {
+		return rendered{}, false // rendering reports it
+	}
+	return rendered{entry: e, html: pe.HTML, data: data, rsc: rsc, islands: pe.Islands, formChecked: pe.FormChecked, styles: pe.Styles}, true
 }
 
 // done counts a rendered page and stores it when its render succeeded and
@@ -92,10 +108,14 @@ func (c *pageCache) done(r rendered) {
 	c.mu.Lock()
 	c.rendered = append(c.rendered, r.entry.URL)
 	c.mu.Unlock()
-	if c.store == nil || r.err != nil || r.formErr != nil || r.deps == nil || !c.store.Room(len(r.html)+len(r.data)+len(r.rsc)) {
+	if c.store == nil || r.err != nil || r.formErr != nil || r.deps == nil || !c.store.Room(len(r.html)) {
 		return
 	}
-	pe := pageEntry{HTML: r.html, Data: r.data, RSC: r.rsc, Islands: r.islands, Pictures: r.pictures, FormChecked: r.formChecked, Styles: r.styles}
+	off := bytes.Index(r.html, []byte(r.main))
+	if off < 0 { // not where the page data took it from: not kept
+		return
+	}
+	pe := pageEntry{HTML: r.html, Main: [2]int{off, len(r.main)}, Islands: r.islands, Pictures: r.pictures, FormChecked: r.formChecked, Styles: r.styles}
 	for _, k := range r.deps.Sorted() {
 		d, ok := c.r.TraceDigest(k)
 		if !ok {
@@ -154,7 +174,10 @@ func (pe *pageEntry) encode() ([][]byte, error) {
 			put([]byte(n))
 		}
 	}
-	for _, v := range [][]byte{pe.HTML, pe.Data, pe.RSC, pics, []byte(pe.FormChecked)} {
+	put(pe.HTML)
+	b = binary.AppendUvarint(b, uint64(pe.Main[0]))
+	b = binary.AppendUvarint(b, uint64(pe.Main[1]))
+	for _, v := range [][]byte{pics, []byte(pe.FormChecked)} {
 		put(v)
 	}
 	return append(parts, b), nil
@@ -193,9 +216,13 @@ func (pe *pageEntry) decode(b []byte) bool {
 			*list = append(*list, string(get()))
 		}
 	}
-	pe.HTML, pe.Data = get(), get()
-	if pe.RSC = get(); len(pe.RSC) == 0 {
-		pe.RSC = nil
+	pe.HTML = get()
+	for i := range pe.Main { // offsets into HTML, not lengths of what follows
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > uint64(len(pe.HTML)) {
+			return false
+		}
+		pe.Main[i], b = int(n), b[k:]
 	}
 	pics := get()
 	pe.FormChecked = string(get())

@@ -66,8 +66,10 @@ const (
 	segSuffix = ".sgc"
 	magic     = "sitegen-cache-2\n"
 	maxSegs   = 8 // more than this at Close: merged into one
-	// DefaultMaxBytes bounds a cache folder (see Store.MaxBytes).
-	DefaultMaxBytes = 256 << 20
+	// DefaultMaxBytes bounds a cache folder (see Store.MaxBytes): a build
+	// stores up to half of it, about 17,000 pages of the benchmark's kind
+	// (an entry per page and one per Markdown body, ~15 KB together).
+	DefaultMaxBytes = 512 << 20
 )
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
