@@ -100,6 +100,10 @@ type devPage struct {
 	data  []byte
 	rsc   []byte // the island manifest, when <main> has islands
 	deps  render.Deps
+	// scripts are the CSP hashes of the page's inline scripts, found once
+	// when it is rendered: an update collects them without reading every
+	// page again.
+	scripts []string
 }
 
 // DevResult is what an update did.
@@ -579,7 +583,7 @@ func (d *Dev) renderSite(ctx context.Context, site *Site, sigs map[string]pageSi
 	for _, e := range entries {
 		if prev != nil {
 			if p, ok := prev.pages[e.URL]; ok && !affected(p, e, changed) {
-				st.pages[e.URL] = &devPage{entry: e, html: p.html, data: p.data, rsc: p.rsc, deps: p.deps}
+				st.pages[e.URL] = &devPage{entry: e, html: p.html, data: p.data, rsc: p.rsc, deps: p.deps, scripts: p.scripts}
 				continue
 			}
 		}
@@ -647,11 +651,7 @@ func (d *Dev) renderSite(ctx context.Context, site *Site, sigs map[string]pageSi
 	// while they are edited).
 	var scripts []string
 	for _, p := range st.pages {
-		for _, h := range inlineHashes(p.html) {
-			if strings.HasPrefix(h, "script-src ") {
-				scripts = append(scripts, h)
-			}
-		}
+		scripts = append(scripts, p.scripts...)
 	}
 	res.HeaderRules = output.HeaderRules(withInline(sitePolicy(site.Config), scripts))
 	return st, res, nil
@@ -835,7 +835,13 @@ func (s *Site) renderDeps(ctx context.Context, e *route.Entry) (*devPage, error)
 	if err != nil {
 		return nil, err
 	}
-	return &devPage{entry: e, html: res.HTML, data: data, rsc: rsc, deps: deps}, nil
+	var scripts []string
+	for _, h := range inlineHashes(res.HTML) {
+		if strings.HasPrefix(h, "script-src ") {
+			scripts = append(scripts, h)
+		}
+	}
+	return &devPage{entry: e, html: res.HTML, data: data, rsc: rsc, deps: deps, scripts: scripts}, nil
 }
 
 // pageFiles returns the output files of one rendered page: its HTML, its

@@ -201,3 +201,61 @@ func TestDevIsland(t *testing.T) {
 	}
 	compareFresh(t, "island edit", dir, d, res.Out)
 }
+
+// TestDevInlineScriptHashes: the dev server's CSP allows the inline scripts
+// of every page, also of the pages an update did not render again (their
+// hashes were found when they were rendered and are kept with them).
+func TestDevInlineScriptHashes(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, fixture, dir)
+	const script = `<script>document.documentElement.dataset.err="1"</script>`
+	layout := filepath.Join(dir, "templates/layouts/error.html")
+	b, err := os.ReadFile(layout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(layout, bytes.Replace(b, []byte("<h1>"), []byte(script+"<h1>"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := inlineHashes([]byte(script))[0] // "script-src 'sha256-…'"
+	hash := strings.TrimPrefix(want, "script-src ")
+	csp := func(rules []output.HeaderRule) string {
+		for _, r := range rules {
+			for _, h := range r.Headers {
+				if h.Name == "Content-Security-Policy" {
+					return h.Value
+				}
+			}
+		}
+		return ""
+	}
+	ctx := context.Background()
+	d, res, err := NewDev(ctx, devOpts(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if !strings.Contains(csp(res.HeaderRules), hash) {
+		t.Fatalf("first build: CSP %q lacks the error pages' script %s", csp(res.HeaderRules), hash)
+	}
+	page := filepath.Join(dir, "content/pl/kontakt.md")
+	b, err = os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(page, bytes.Replace(b, []byte("Pisz na"), []byte("Napisz na"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err = d.Update(ctx, []string{"content/pl/kontakt.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range res.Rendered {
+		if strings.Contains(u, "404") || strings.Contains(u, "500") {
+			t.Fatalf("the update rendered an error page (%v): the test needs them kept", res.Rendered)
+		}
+	}
+	if !strings.Contains(csp(res.HeaderRules), hash) {
+		t.Errorf("after a body edit: CSP %q lacks the kept error pages' script %s", csp(res.HeaderRules), hash)
+	}
+}
