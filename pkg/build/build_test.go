@@ -14,6 +14,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"sitegen/pkg/internal/treetest"
 	"sitegen/pkg/output"
 )
 
@@ -22,23 +23,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 const fixture = "../../testdata/sites/basic"
 
 // readTree returns every file below dir by slash path.
-func readTree(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	out := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = b
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
+func readTree(t *testing.T, dir string) map[string][]byte { return treetest.Read(t, dir) }
 
 func buildFixture(t *testing.T, src, out string) *Report {
 	t.Helper()

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"sitegen/pkg/build"
+	"sitegen/pkg/internal/treetest"
 	"sitegen/pkg/render"
 	"sitegen/pkg/route"
 )
@@ -89,6 +90,15 @@ type rendered struct {
 	res  *render.Result
 	deps []string
 	err  string
+}
+
+// renderOffOn renders every page of the site in dir without hoisting (one
+// page at a time) and with it (two at a time).
+func renderOffOn(t *testing.T, dir string) (list []*route.Entry, off, on []rendered) {
+	t.Helper()
+	plain, hoisted := load(t, dir, false), load(t, dir, true)
+	list = entries(plain)
+	return list, renderAll(t, plain, list, 1), renderAll(t, hoisted, list, 2)
 }
 
 func renderAll(t *testing.T, s *build.Site, list []*route.Entry, parallel int) []rendered {
@@ -215,23 +225,7 @@ func TestHoistSameBuild(t *testing.T) {
 }
 
 // readTree returns every file below dir by slash path.
-func readTree(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	out := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = b
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
+func readTree(t *testing.T, dir string) map[string][]byte { return treetest.Read(t, dir) }
 
 func compareRender(t *testing.T, url string, pass int, got, want rendered) {
 	t.Helper()
@@ -304,10 +298,7 @@ func TestHoistErrorPlace(t *testing.T) {
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	off := load(t, dir, false)
-	on := load(t, dir, true)
-	list := entries(off)
-	want, got := renderAll(t, off, list, 1), renderAll(t, on, list, 2)
+	list, want, got := renderOffOn(t, dir)
 	for i, e := range list {
 		if want[i].err == "" || !strings.Contains(want[i].err, "templates/partials/header.html:2:") {
 			t.Fatalf("%s: error without hoisting %q, want one at templates/partials/header.html:2", e.URL, want[i].err)
@@ -362,10 +353,7 @@ func TestHoistPageEffects(t *testing.T) {
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	off := load(t, dir, false)
-	on := load(t, dir, true)
-	list := entries(off)
-	want, got := renderAll(t, off, list, 1), renderAll(t, on, list, 2)
+	list, want, got := renderOffOn(t, dir)
 	for i, e := range list {
 		if want[i].err != "" {
 			t.Fatalf("%s: %s", e.URL, want[i].err)
