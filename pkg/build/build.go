@@ -678,7 +678,8 @@ func (s *Site) entryFiles(e *route.Entry) []string {
 type rendered struct {
 	entry    *route.Entry
 	html     []byte
-	main     string // the <main> HTML the page data holds (a part of html)
+	main     string // the <main> HTML the page data holds
+	mainAt   int    // where main starts in html; -1: not a part of it (render.Result.MainAt)
 	data     []byte
 	rsc      []byte // the island manifest, when <main> has islands
 	islands  []string
@@ -1079,7 +1080,7 @@ func (s *Site) renderEntry(ctx context.Context, e *route.Entry) (out rendered) {
 		return rendered{entry: e, err: err}
 	}
 	data, rsc, err := s.pageData(e, res)
-	return rendered{entry: e, html: res.HTML, main: res.Main, data: data, rsc: rsc, islands: res.Islands, err: err, deps: deps, pictures: res.Pictures}
+	return rendered{entry: e, html: res.HTML, main: res.Main, mainAt: res.MainAt, data: data, rsc: rsc, islands: res.Islands, err: err, deps: deps, pictures: res.Pictures}
 }
 
 // pageData returns a rendered page's page data and, when its <main> has

@@ -1,7 +1,6 @@
 package build
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -111,8 +110,8 @@ func (c *pageCache) done(r rendered) {
 	if c.store == nil || r.err != nil || r.formErr != nil || r.deps == nil || !c.store.Room(len(r.html)) {
 		return
 	}
-	off := bytes.Index(r.html, []byte(r.main))
-	if off < 0 { // not where the page data took it from: not kept
+	off := r.mainAt
+	if off < 0 || off+len(r.main) > len(r.html) { // not where the page data took it from: not kept
 		return
 	}
 	pe := pageEntry{HTML: r.html, Main: [2]int{off, len(r.main)}, Islands: r.islands, Pictures: r.pictures, FormChecked: r.formChecked, Styles: r.styles}

@@ -155,3 +155,36 @@ func TestInsert(t *testing.T) {
 		t.Errorf("preloadLinks = %q", got)
 	}
 }
+
+// TestMainAt: <main>'s place in the page once the preloads and script tags
+// are inserted: moved by what goes before it, unknown (-1) when something
+// goes inside it, unchanged by what goes after it.
+func TestMainAt(t *testing.T) {
+	page := "<head></head><main>MM</main><slot>"
+	m := &pageMarks{mainStart: len("<head></head><main>"), mainEnd: len("<head></head><main>MM")}
+	tests := []struct {
+		name    string
+		inserts []insertion
+		want    int
+	}{
+		{"nothing inserted", nil, m.mainStart},
+		{"preload before </head>", []insertion{{len("<head>"), "<link>"}}, m.mainStart + len("<link>")},
+		{"at main's start", []insertion{{m.mainStart, "<x>"}}, m.mainStart + len("<x>")},
+		{"scripts after main", []insertion{{len(page) - len("<slot>"), "<script></script>"}}, m.mainStart},
+		{"both", []insertion{{len(page) - len("<slot>"), "<s>"}, {len("<head>"), "<l>"}}, m.mainStart + len("<l>")},
+		{"inside main", []insertion{{m.mainStart + 1, "<i>"}}, -1},
+		{"at main's end", []insertion{{m.mainEnd, "<e>"}}, m.mainStart},
+	}
+	for _, tt := range tests {
+		got := mainAt(m, "MM", tt.inserts)
+		if got != tt.want {
+			t.Errorf("%s: %d, want %d", tt.name, got, tt.want)
+		}
+		if html := string(insert([]byte(page), tt.inserts)); got >= 0 && html[got:got+2] != "MM" {
+			t.Errorf("%s: %q has no MM at %d", tt.name, html, got)
+		}
+	}
+	if got := mainAt(&pageMarks{}, "", nil); got != 0 {
+		t.Errorf("no main: %d", got)
+	}
+}

@@ -135,8 +135,11 @@ func (r *Renderer) SSRStats() (calls int64, total time.Duration) {
 
 // Result is one rendered page.
 type Result struct {
-	HTML    []byte
-	Main    string   // the inner HTML of <main>, for page data
+	HTML []byte
+	Main string // the inner HTML of <main>, for page data
+	// MainAt is where Main starts in HTML, or -1 when something was
+	// inserted inside it (Main is then not a part of HTML as it stands).
+	MainAt  int
 	Islands []string // names of the islands that hydrate on this page, sorted
 	// Pictures are the pictures the page asked for, in order.
 	Pictures []PictureUse
@@ -357,7 +360,26 @@ func (r *Renderer) RenderDeps(ctx context.Context, e *route.Entry, deps Deps) (*
 			inserts = append(inserts, insertion{i, links})
 		}
 	}
-	return &Result{HTML: insert(page, inserts), Main: main, Islands: hydrated, Pictures: set.st.pictures}, nil
+	return &Result{HTML: insert(page, inserts), Main: main, MainAt: mainAt(m, main, inserts), Islands: hydrated, Pictures: set.st.pictures}, nil
+}
+
+// mainAt is where the page's <main> HTML starts once inserts are made: its
+// place in the rendered page moved by what is inserted before it, or -1
+// when an insertion falls inside it.
+func mainAt(m *pageMarks, main string, inserts []insertion) int {
+	if main == "" {
+		return 0
+	}
+	at := m.mainStart
+	for _, x := range inserts {
+		switch {
+		case x.at <= m.mainStart:
+			at += len(x.text)
+		case x.at < m.mainEnd:
+			return -1
+		}
+	}
+	return at
 }
 
 type textKey struct {
