@@ -1,14 +1,15 @@
-// Package memlimit gives a long build a soft memory limit, so that its peak
-// memory stays flat as the site grows instead of following the collector's
-// default headroom (a heap of twice the live data).
+// Package memlimit gives a long build a memory window: the collector runs
+// when the heap reaches a soft limit, not each time the heap has grown by a
+// share of the live data.
 //
 // A build holds every page's metadata (a kilobyte or so) and, at a time,
 // the pages its workers render; the rest of its heap is garbage the
-// collector has not yet reclaimed. With GOGC=100 alone, that garbage grows
-// with the live data; a limit makes the collector work a little harder
-// instead, once the heap nears it. The limit is raised when the live data
-// itself grows past half of it, so a site far larger than the floor never
-// makes the collector run without pause.
+// collector has not yet reclaimed. With GOGC=100 alone, the collector runs
+// every time the heap doubles: dozens of times while a small heap grows,
+// and with headroom that grows with the live data. With a window, it runs
+// only when the heap reaches the limit. The limit is raised when the live
+// data itself grows past half of it, so a site far larger than the window
+// never makes the collector run without pause.
 package memlimit
 
 import (
@@ -22,15 +23,17 @@ import (
 
 // Settings are a build's collector settings.
 type Settings struct {
-	// Floor is the soft memory limit, raised to twice the live heap when
-	// that passes half of it. Zero: no limit. The GOMEMLIMIT environment
-	// variable wins over it.
-	Floor int64
+	// Window is how far the heap may grow above the live data before the
+	// collector runs: the soft memory limit is the live heap plus Window,
+	// or plus half the live heap once that is larger (Next). Zero: no
+	// limit. The GOMEMLIMIT environment variable wins over it.
+	Window int64
 	// GCPercent is the heap growth allowed between collections (GOGC;
 	// zero keeps Go's 100). A short-lived build with a small live heap
 	// spends much of its time collecting at 100; the limit above bounds
-	// what a larger value costs in memory. The GOGC environment variable
-	// wins over it.
+	// what a larger value costs in memory. Negative: no collection but at
+	// the limit (GOGC=off), when there is a limit (Window or GOMEMLIMIT);
+	// else it keeps Go's 100. The GOGC environment variable wins over it.
 	GCPercent int
 }
 
@@ -38,20 +41,21 @@ type Settings struct {
 // were.
 func Start(ctx context.Context, s Settings) (stop func()) {
 	restorePercent := func() {}
-	if s.GCPercent > 0 && os.Getenv("GOGC") == "" {
+	limited := s.Window > 0 || os.Getenv("GOMEMLIMIT") != ""
+	if (s.GCPercent > 0 || s.GCPercent < 0 && limited) && os.Getenv("GOGC") == "" {
 		prev := debug.SetGCPercent(s.GCPercent)
 		restorePercent = func() { debug.SetGCPercent(prev) }
 	}
-	floor := s.Floor
-	if os.Getenv("GOMEMLIMIT") != "" || floor <= 0 {
+	window := s.Window
+	if os.Getenv("GOMEMLIMIT") != "" || window <= 0 {
 		return restorePercent
 	}
-	prev := debug.SetMemoryLimit(floor)
+	prev := debug.SetMemoryLimit(Next(window, 0))
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		limit := floor
+		limit := Next(window, 0)
 		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 		tick := time.NewTicker(100 * time.Millisecond)
 		defer tick.Stop()
@@ -66,7 +70,7 @@ func Start(ctx context.Context, s Settings) (stop func()) {
 				return
 			}
 			live := sample[0].Value.Uint64()
-			if next := Next(limit, live); next != limit {
+			if next := Next(window, live); next != limit {
 				limit = next
 				debug.SetMemoryLimit(limit)
 			}
@@ -80,14 +84,14 @@ func Start(ctx context.Context, s Settings) (stop func()) {
 	}
 }
 
-// Next returns the limit to keep given the live heap: twice the live heap
-// once that exceeds half of the limit, else the limit as it is.
-func Next(limit int64, live uint64) int64 {
-	if live > math.MaxInt64/2 {
+// Next returns the limit for a live heap of live bytes: the live heap and
+// a window above it of window bytes, or of half the live heap once that is
+// larger (so that a huge site's collections stay as rare, relative to its
+// live data, as with GOGC=50, and their cost linear in its size).
+func Next(window int64, live uint64) int64 {
+	if live > math.MaxInt64/4 {
 		return math.MaxInt64
 	}
-	if l := int64(live); l > limit/2 {
-		return 2 * l
-	}
-	return limit
+	l := int64(live)
+	return l + max(window, l/2)
 }

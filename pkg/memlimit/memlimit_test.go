@@ -3,25 +3,27 @@ package memlimit
 import (
 	"context"
 	"math"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"testing"
 )
 
 func TestNext(t *testing.T) {
 	const mib = 1 << 20
 	for _, tc := range []struct {
-		limit int64
-		live  uint64
-		want  int64
+		window int64
+		live   uint64
+		want   int64
 	}{
-		{320 * mib, 10 * mib, 320 * mib},
-		{320 * mib, 160 * mib, 320 * mib},
-		{320 * mib, 161 * mib, 322 * mib},
-		{320 * mib, 1024 * mib, 2048 * mib},
-		{320 * mib, math.MaxUint64, math.MaxInt64},
+		{128 * mib, 0, 128 * mib},                  // before the first collection
+		{128 * mib, 10 * mib, 138 * mib},           // a small site: the window above its live data
+		{128 * mib, 256 * mib, 384 * mib},          // live data twice the window: still the window
+		{128 * mib, 1024 * mib, 1536 * mib},        // a huge site: half its live data above it
+		{128 * mib, math.MaxUint64, math.MaxInt64}, // no overflow
 	} {
-		if got := Next(tc.limit, tc.live); got != tc.want {
-			t.Errorf("Next(%d, %d) = %d, want %d", tc.limit, tc.live, got, tc.want)
+		if got := Next(tc.window, tc.live); got != tc.want {
+			t.Errorf("Next(%d MiB, %d MiB) = %d MiB, want %d MiB", tc.window/mib, tc.live/mib, got/mib, tc.want/mib)
 		}
 	}
 }
@@ -30,7 +32,7 @@ func TestStartRestores(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "")
 	t.Setenv("GOGC", "")
 	before := debug.SetMemoryLimit(-1)
-	stop := Start(context.Background(), Settings{Floor: 320 << 20, GCPercent: 300})
+	stop := Start(context.Background(), Settings{Window: 320 << 20, GCPercent: 300})
 	if got := debug.SetMemoryLimit(-1); got != 320<<20 {
 		t.Errorf("limit during the build = %d", got)
 	}
@@ -50,11 +52,61 @@ func TestEnvironmentWins(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "1GiB")
 	t.Setenv("GOGC", "100")
 	before := debug.SetMemoryLimit(-1)
-	defer Start(context.Background(), Settings{Floor: 320 << 20, GCPercent: 300})()
+	defer Start(context.Background(), Settings{Window: 320 << 20, GCPercent: -1})()
 	if got := debug.SetMemoryLimit(-1); got != before {
 		t.Errorf("GOMEMLIMIT set: the limit changed to %d", got)
 	}
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("GOGC set: the GC percent changed to %d", got)
+	}
+}
+
+// TestWindowBoundsHeap: with the collector off but at the limit, garbage
+// many times the window is collected as the heap reaches the window,
+// and collection is back to normal after stop.
+func TestWindowBoundsHeap(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("GOGC", "")
+	const window = 32 << 20
+	runtime.GC()
+	stop := Start(context.Background(), Settings{Window: window, GCPercent: -1})
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Errorf("GC percent during the build = %d, want -1 (off)", got)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	var peak uint64
+	var keep []byte
+	for i := 0; i < 512; i++ { // 512 MiB of garbage, 1 MiB at a time
+		keep = make([]byte, 1<<20)
+		keep[0] = byte(i)
+		metrics.Read(sample)
+		peak = max(peak, sample[0].Value.Uint64())
+	}
+	runtime.ReadMemStats(&after)
+	stop()
+	if n := after.NumGC - before.NumGC; n < 4 {
+		t.Errorf("%d collections for 512 MiB of garbage in a 32 MiB window, want at least 4", n)
+	}
+	if peak > 2*window {
+		t.Errorf("heap objects peaked at %d MiB in a %d MiB window", peak>>20, window>>20)
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GC percent after stop = %d, want 100", got)
+	}
+	_ = keep
+}
+
+// TestOffNeedsALimit: GCPercent -1 without a window or GOMEMLIMIT would
+// let the heap grow without bound; it keeps the collector's default.
+func TestOffNeedsALimit(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("GOGC", "")
+	stop := Start(context.Background(), Settings{GCPercent: -1})
+	got := debug.SetGCPercent(100)
+	stop()
+	if got != 100 {
+		t.Errorf("GC percent without a limit = %d, want 100", got)
 	}
 }
