@@ -7,11 +7,18 @@
 // same libraries. bench/ssgbench/floor.sh compares a full sitegen build
 // with it.
 //
+// With -contract, each page also gets what sitegen's output contract asks
+// for beside it: its page data, /page-data/<lang>/<name>/page-data.json,
+// here the page's HTML as one JSON string (a folder and a file more per
+// page, about the size of sitegen's). That floor is what any generator
+// keeping the contract pays at least.
+//
 //	go run ./bench/floor -src /dev/shm/ssgbench/peers/sitegen/content -out /dev/shm/floor
 package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -31,6 +38,7 @@ import (
 func main() {
 	src := flag.String("src", "", "content folder (holds one folder per locale)")
 	out := flag.String("out", "", "output folder (must not exist)")
+	contract := flag.Bool("contract", false, "also write each page's page data (/page-data/<lang>/<name>/page-data.json)")
 	flag.Parse()
 	if *src == "" || *out == "" {
 		fmt.Fprintln(os.Stderr, "usage: floor -src CONTENT -out DIR")
@@ -60,9 +68,9 @@ func main() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var buf bytes.Buffer
+			var buf, data bytes.Buffer
 			for f := range next {
-				if err := convert(md, f, *out, &buf); err != nil {
+				if err := convert(md, f, *out, &buf, contractData(*contract, &data)); err != nil {
 					select {
 					case errs <- err:
 					default:
@@ -88,8 +96,17 @@ func main() {
 	fmt.Printf("floor: %d pages in %.2f s wall, %.2f s CPU\n", len(files), time.Since(start).Seconds(), cpu.Seconds())
 }
 
-// convert writes the page of one Markdown file (its front matter skipped).
-func convert(md goldmark.Markdown, file, out string, buf *bytes.Buffer) error {
+// contractData returns the buffer for page data, or nil without -contract.
+func contractData(on bool, data *bytes.Buffer) *bytes.Buffer {
+	if !on {
+		return nil
+	}
+	return data
+}
+
+// convert writes the page of one Markdown file (its front matter skipped)
+// and, when data is not nil, its page data.
+func convert(md goldmark.Markdown, file, out string, buf, data *bytes.Buffer) error {
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return err
@@ -108,5 +125,22 @@ func convert(md goldmark.Markdown, file, out string, buf *bytes.Buffer) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "index.html"), buf.Bytes(), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "index.html"), buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	if data == nil {
+		return nil
+	}
+	data.Reset()
+	enc := json.NewEncoder(data)
+	if err := enc.Encode(struct {
+		HTML string `json:"html"`
+	}{buf.String()}); err != nil {
+		return err
+	}
+	dir = filepath.Join(out, "page-data", lang, strings.TrimSuffix(filepath.Base(file), ".md"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "page-data.json"), data.Bytes(), 0o644)
 }
