@@ -62,8 +62,11 @@ func TestEnvironmentWins(t *testing.T) {
 }
 
 // TestWindowBoundsHeap: with the collector off but at the limit, garbage
-// many times the window is collected as the heap reaches the window,
-// and collection is back to normal after stop.
+// many times the window is collected as the heap reaches the window, and
+// collection is back to normal after stop. The bound is loose: the
+// collector runs beside the allocating loop and, on a busy machine, lags
+// it (a peak of 182 MiB was seen in a 32 MiB window under a parallel go
+// test); without the window the heap would hold all 1 GiB.
 func TestWindowBoundsHeap(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "")
 	t.Setenv("GOGC", "")
@@ -78,7 +81,7 @@ func TestWindowBoundsHeap(t *testing.T) {
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	var peak uint64
 	var keep []byte
-	for i := 0; i < 512; i++ { // 512 MiB of garbage, 1 MiB at a time
+	for i := 0; i < 1024; i++ { // 1 GiB of garbage, 1 MiB at a time
 		keep = make([]byte, 1<<20)
 		keep[0] = byte(i)
 		metrics.Read(sample)
@@ -87,9 +90,9 @@ func TestWindowBoundsHeap(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	stop()
 	if n := after.NumGC - before.NumGC; n < 4 {
-		t.Errorf("%d collections for 512 MiB of garbage in a 32 MiB window, want at least 4", n)
+		t.Errorf("%d collections for 1 GiB of garbage in a 32 MiB window, want at least 4", n)
 	}
-	if peak > 2*window {
+	if peak > 12*window {
 		t.Errorf("heap objects peaked at %d MiB in a %d MiB window", peak>>20, window>>20)
 	}
 	if got := debug.SetGCPercent(100); got != 100 {
