@@ -12,19 +12,43 @@ import (
 func TestNext(t *testing.T) {
 	const mib = 1 << 20
 	for _, tc := range []struct {
-		window int64
-		live   uint64
-		want   int64
+		window  int64
+		live    uint64
+		ceiling int64
+		want    int64
 	}{
-		{128 * mib, 0, 128 * mib},                  // before the first collection
-		{128 * mib, 10 * mib, 138 * mib},           // a small site: the window above its live data
-		{128 * mib, 256 * mib, 384 * mib},          // live data twice the window: still the window
-		{128 * mib, 1024 * mib, 1536 * mib},        // a huge site: half its live data above it
-		{128 * mib, math.MaxUint64, math.MaxInt64}, // no overflow
+		{128 * mib, 0, 0, 128 * mib},                  // before the first collection
+		{128 * mib, 10 * mib, 0, 138 * mib},           // a small site: the window above its live data
+		{128 * mib, 256 * mib, 0, 384 * mib},          // live data twice the window: still the window
+		{128 * mib, 1024 * mib, 0, 1536 * mib},        // a huge site: half its live data above it
+		{128 * mib, math.MaxUint64, 0, math.MaxInt64}, // no overflow
+		{128 * mib, 10 * mib, 100 * mib, 50 * mib},    // a 100 MiB container: half of it
+		{128 * mib, 10 * mib, 1024 * mib, 138 * mib},  // a large container: the window
+		{128 * mib, math.MaxUint64, 1000 * mib, 500 * mib},
 	} {
-		if got := Next(tc.window, tc.live); got != tc.want {
-			t.Errorf("Next(%d MiB, %d MiB) = %d MiB, want %d MiB", tc.window/mib, tc.live/mib, got/mib, tc.want/mib)
+		if got := Next(tc.window, tc.live, tc.ceiling); got != tc.want {
+			t.Errorf("Next(%d MiB, %d MiB, %d MiB) = %d MiB, want %d MiB", tc.window/mib, tc.live/mib, tc.ceiling/mib, got/mib, tc.want/mib)
 		}
+	}
+}
+
+// TestStartCeiling: a container's limit caps the window from the start.
+func TestStartCeiling(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("GOGC", "")
+	defer Start(context.Background(), Settings{Window: 320 << 20, GCPercent: -1, Ceiling: 100 << 20})()
+	if got, want := debug.SetMemoryLimit(-1), int64(50<<20); got != want {
+		t.Errorf("limit in a 100 MiB container = %d MiB, want %d MiB", got>>20, want>>20)
+	}
+}
+
+// TestContainerLimit reads this machine's cgroup: whatever it finds must
+// be a limit a process could run under (0 when there is none).
+func TestContainerLimit(t *testing.T) {
+	n := ContainerLimit()
+	t.Logf("this process's cgroup memory limit: %d MiB (0: none)", n>>20)
+	if n < 0 || n > 0 && n < 1<<20 {
+		t.Errorf("ContainerLimit() = %d, want 0 or at least a MiB", n)
 	}
 }
 
