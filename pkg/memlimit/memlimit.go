@@ -65,16 +65,15 @@ func Start(ctx context.Context, s Settings) (stop func()) {
 		prev := debug.SetGCPercent(s.GCPercent)
 		restorePercent = func() { debug.SetGCPercent(prev) }
 	}
-	window := s.Window
-	if os.Getenv("GOMEMLIMIT") != "" || window <= 0 {
+	if os.Getenv("GOMEMLIMIT") != "" || s.Window <= 0 {
 		return restorePercent
 	}
-	prev := debug.SetMemoryLimit(Next(window, 0, s.Ceiling))
+	limit := Next(s.Window, 0, s.Ceiling)
+	prev := debug.SetMemoryLimit(limit)
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		limit := Next(window, 0, s.Ceiling)
 		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 		tick := time.NewTicker(100 * time.Millisecond)
 		defer tick.Stop()
@@ -89,7 +88,7 @@ func Start(ctx context.Context, s Settings) (stop func()) {
 				return
 			}
 			live := sample[0].Value.Uint64()
-			if next := Next(window, live, s.Ceiling); next != limit {
+			if next := Next(s.Window, live, s.Ceiling); next != limit {
 				limit = next
 				debug.SetMemoryLimit(limit)
 			}
