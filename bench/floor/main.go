@@ -68,9 +68,13 @@ func main() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var buf, data bytes.Buffer
+			var buf bytes.Buffer
+			var data *bytes.Buffer // page data, with -contract
+			if *contract {
+				data = new(bytes.Buffer)
+			}
 			for f := range next {
-				if err := convert(md, f, *out, &buf, contractData(*contract, &data)); err != nil {
+				if err := convert(md, f, *out, &buf, data); err != nil {
 					select {
 					case errs <- err:
 					default:
@@ -94,14 +98,6 @@ func main() {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &after)
 	cpu := time.Duration(after.Utime.Nano()+after.Stime.Nano()-before.Utime.Nano()-before.Stime.Nano()) * time.Nanosecond
 	fmt.Printf("floor: %d pages in %.2f s wall, %.2f s CPU\n", len(files), time.Since(start).Seconds(), cpu.Seconds())
-}
-
-// contractData returns the buffer for page data, or nil without -contract.
-func contractData(on bool, data *bytes.Buffer) *bytes.Buffer {
-	if !on {
-		return nil
-	}
-	return data
 }
 
 // convert writes the page of one Markdown file (its front matter skipped)
