@@ -197,7 +197,7 @@ func builtinSchema() (*forms.Schema, error) {
 	ui := forms.UItexts{Title: "Demo", Heading: "Fix", Submit: "Send", Messages: msgs, Unavailable: "down",
 		Labels: map[string]string{"name": "Name", "companyName": "Company", "email": "E-mail", "phone": "Phone"}}
 	text := forms.Text{Source: "consent", HTML: "consent", Hash: forms.HashText("consent")}
-	s := &forms.Schema{Format: forms.SchemaVersion, Form: "demo", Endpoint: "/api/demo", DefaultLocale: "pl", Locales: []string{"pl"},
+	s := &forms.Schema{Format: forms.SchemaVersion, Form: "demo", ID: "demo-form", Subject: "Demo request", Event: "demo_request", Endpoint: "/api/demo", DefaultLocale: "pl", Locales: []string{"pl"},
 		Fields: []forms.Field{{Name: "name", Type: "text", Required: true, MaxLength: 60}, {Name: "companyName", Type: "text", Required: true, MaxLength: 120},
 			{Name: "email", Type: "email", Required: true, MaxLength: 254}, {Name: "phone", Type: "tel", Required: true, MaxLength: 20}},
 		Consents: []forms.Consent{{Name: "marketingEmail", Required: true, Version: "1", Texts: map[string]forms.Text{"pl": text}},

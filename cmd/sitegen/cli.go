@@ -380,8 +380,9 @@ build stays served. Nothing is written to disk.`,
 				return err
 			}
 			defer os.RemoveAll(dir)
-			if b, ok := srv.File(forms.SchemaFile("demo")); ok {
-				p := filepath.Join(dir, filepath.FromSlash(forms.SchemaFile("demo")))
+			for _, name := range srv.Glob(forms.SchemaFile("*")) {
+				b, _ := srv.File(name)
+				p := filepath.Join(dir, filepath.FromSlash(name))
 				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 					return err
 				}
@@ -402,7 +403,7 @@ build stays served. Nothing is written to disk.`,
 	buildFlags(cmd, &o)
 	cmd.Flags().IntVarP(&port, "port", "p", 1313, "port to listen on")
 	cmd.Flags().StringVar(&host, "host", "127.0.0.1", "interface to listen on")
-	cmd.Flags().StringVar(&formsDB, "forms-db", "", "database of the demo form's handler (default: a SQLite file in the temporary folder)")
+	cmd.Flags().StringVar(&formsDB, "forms-db", "", "database of the form handler, for a site with one form (default: a SQLite file per form in the temporary folder)")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return cmd
 }

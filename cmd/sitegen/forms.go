@@ -293,31 +293,54 @@ func newFormsRelease(stdout io.Writer) *cobra.Command {
 	return cmd
 }
 
-// mountForms puts the demo form's handler in front of the static site at the
-// form's endpoint when the build wrote a schema with a same-origin endpoint.
+// mountForms puts the handler of each form whose schema the build wrote
+// (with a same-origin endpoint) in front of the static site at the form's
+// endpoint. Each form keeps its submissions in its own database: db when
+// the site has one such form, else a SQLite file per form in tmp.
 func mountForms(ctx context.Context, static http.Handler, out, db, tmp string, log *slog.Logger, stdout io.Writer) (http.Handler, func(), error) {
-	path := filepath.Join(out, filepath.FromSlash(forms.SchemaFile("demo")))
-	if _, err := os.Stat(path); err != nil {
-		return static, func() {}, nil
-	}
-	schema, err := forms.LoadSchema(path)
+	paths, err := filepath.Glob(filepath.Join(out, filepath.FromSlash(forms.SchemaFile("*"))))
 	if err != nil {
 		return nil, nil, err
 	}
-	if !strings.HasPrefix(schema.Endpoint, "/") {
-		fmt.Fprintf(stdout, "forms: the endpoint %s is on another origin; run `sitegen forms serve` there\n", schema.Endpoint)
+	var schemas []*forms.Schema
+	for _, path := range paths {
+		schema, err := forms.LoadSchema(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !strings.HasPrefix(schema.Endpoint, "/") {
+			fmt.Fprintf(stdout, "forms: the endpoint %s of form %s is on another origin; run `sitegen forms serve` there\n", schema.Endpoint, schema.Form)
+			continue
+		}
+		schemas = append(schemas, schema)
+	}
+	if len(schemas) == 0 {
 		return static, func() {}, nil
 	}
-	if db == "" {
-		db = "sqlite:" + filepath.Join(tmp, "forms.db")
+	if db != "" && len(schemas) > 1 {
+		return nil, nil, usageError{fmt.Errorf("--forms-db names one database, and the site has %d forms: leave it out to get a SQLite file per form", len(schemas))}
 	}
-	svc, err := forms.Start(ctx, forms.ServerConfig{DB: db, Log: log}, schema)
-	if err != nil {
-		return nil, nil, err
-	}
-	fmt.Fprintf(stdout, "forms: %s stores demo requests in %s\n", schema.Endpoint, db)
 	mux := http.NewServeMux()
-	mux.Handle(svc.Handler.Path(), svc.Handler)
+	var services []*forms.Service
+	closeAll := func() {
+		for _, svc := range services {
+			svc.Close()
+		}
+	}
+	for _, schema := range schemas {
+		formDB := db
+		if formDB == "" {
+			formDB = "sqlite:" + filepath.Join(tmp, schema.Form+".db")
+		}
+		svc, err := forms.Start(ctx, forms.ServerConfig{DB: formDB, Log: log}, schema)
+		if err != nil {
+			closeAll()
+			return nil, nil, fmt.Errorf("form %s: %w", schema.Form, err)
+		}
+		services = append(services, svc)
+		fmt.Fprintf(stdout, "forms: %s stores the %s form's submissions in %s\n", schema.Endpoint, schema.Form, formDB)
+		mux.Handle(svc.Handler.Path(), svc.Handler)
+	}
 	mux.Handle("/", static)
-	return mux, func() { svc.Close() }, nil
+	return mux, closeAll, nil
 }

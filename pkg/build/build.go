@@ -30,7 +30,7 @@ import (
 	"sitegen/pkg/content"
 	"sitegen/pkg/diag"
 	"sitegen/pkg/esbuildcache"
-	"sitegen/pkg/forms"
+	"sitegen/pkg/formschema"
 	"sitegen/pkg/htmlmin"
 	"sitegen/pkg/i18n"
 	"sitegen/pkg/images"
@@ -745,29 +745,24 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 			errs.Add(diag.New(diag.Pos{}, "cannot write %s to the output: %v", rel, err))
 		}
 	}
-	// The demo form's schema, for the handler; every page's form markup
-	// must match it.
-	formSchema, err := forms.BuildSchema(forms.SiteInput{Config: s.Config, Source: s.Source, Plan: s.Plan, Catalog: s.Catalog,
-		Markdown: markdown.New(markdown.Options{})}, "demo")
+	// The schema of every form the site declares, for the handler; every
+	// page's form markup must match its form's schema.
+	formSchemas, err := formschema.BuildAll(formschema.SiteInput{Config: s.Config, Source: s.Source, Plan: s.Plan, Catalog: s.Catalog,
+		Markdown: markdown.New(markdown.Options{})})
 	if err != nil {
 		return nil, err
 	}
-	// checkForm checks a page's form against the schema (once per page and
-	// schema: a page from the cache was checked when it was stored).
-	schemaDigest := ""
-	if formSchema != nil {
-		b, err := formSchema.Marshal()
-		if err != nil {
-			return nil, err
-		}
-		sum := sha256.Sum256(b)
-		schemaDigest = hex.EncodeToString(sum[:16])
+	// checkForm checks a page's forms against the schemas (once per page and
+	// schemas: a page from the cache was checked when it was stored).
+	schemaDigest, err := formSchemas.Digest()
+	if err != nil {
+		return nil, err
 	}
 	checkForm := func(r *rendered) {
-		if r.err != nil || formSchema == nil || !forms.HasForm(r.html) || (r.formChecked != "" && r.formChecked == schemaDigest) {
+		if r.err != nil || !formSchemas.HasForm(r.html) || (r.formChecked != "" && r.formChecked == schemaDigest) {
 			return
 		}
-		r.formErr = formSchema.CheckMarkup(r.html, r.entry.Lang)
+		r.formErr = formSchemas.CheckPage(r.html, r.entry.Lang)
 		if r.formErr == nil {
 			r.formChecked = schemaDigest
 		}
@@ -897,7 +892,7 @@ feed:
 			continue
 		}
 		if d.formErr != nil {
-			errs.Add(diag.New(e.Page.Pos, "the form on %s and the handler schema %s disagree: %v", e.URL, forms.SchemaFile("demo"), d.formErr))
+			errs.Add(diag.New(e.Page.Pos, "the form on %s: %v", e.URL, d.formErr))
 		}
 		errs.Merge(d.sliceErrs)
 		if !e.Root {
@@ -939,12 +934,12 @@ feed:
 	rep.Redirects = len(s.Plan.Redirects)
 	// Without a tree (the pass that only looks for more errors), a path that
 	// cannot become a rule was already reported where it was written.
-	if formSchema != nil {
-		b, err := formSchema.Marshal()
-		if err != nil {
-			return nil, err
-		}
-		writeFile(forms.SchemaFile("demo"), b)
+	schemaFiles, err := formSchemas.Files()
+	if err != nil {
+		return nil, err
+	}
+	for name, b := range schemaFiles {
+		writeFile(name, b)
 	}
 	// The CSP allows the form handlers' origins by itself (sitePolicy).
 	if err := s.writeHostingRules(writeFile, notFound); err != nil && tree != nil {

@@ -18,7 +18,7 @@ import (
 	"sitegen/pkg/config"
 	"sitegen/pkg/content"
 	"sitegen/pkg/diag"
-	"sitegen/pkg/forms"
+	"sitegen/pkg/formschema"
 	"sitegen/pkg/i18n"
 	"sitegen/pkg/images"
 	"sitegen/pkg/islands"
@@ -1184,18 +1184,16 @@ func (s *Site) hostingFiles() (map[string][]byte, error) {
 		}
 	}
 	files := map[string][]byte{}
-	fschema, err := forms.BuildSchema(forms.SiteInput{Config: s.Config, Source: s.Source, Plan: s.Plan, Catalog: s.Catalog,
-		Markdown: markdown.New(markdown.Options{})}, "demo")
+	schemas, err := formschema.BuildAll(formschema.SiteInput{Config: s.Config, Source: s.Source, Plan: s.Plan, Catalog: s.Catalog,
+		Markdown: markdown.New(markdown.Options{})})
 	if err != nil {
 		return nil, err
 	}
-	if fschema != nil {
-		b, err := fschema.Marshal()
-		if err != nil {
-			return nil, err
-		}
-		files[forms.SchemaFile("demo")] = b
+	schemaFiles, err := schemas.Files()
+	if err != nil {
+		return nil, err
 	}
+	maps.Copy(files, schemaFiles)
 	err = s.writeHostingRules(func(name string, b []byte) { files[name] = b }, notFound)
 	return files, err
 }

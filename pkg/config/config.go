@@ -34,9 +34,21 @@ type Locale struct {
 	Default bool   `yaml:"default"`
 }
 
-// Form is the configuration of one form.
+// Form is the configuration of one form; its key under forms: is its
+// name (the data set forms.<name> holds its fields and texts).
 type Form struct {
 	Endpoint string `yaml:"endpoint" sg:"required"`
+	// ID is the id of the <form> element on the site's pages, which the
+	// build's markup check looks for (default <name>-form).
+	ID string `yaml:"id"`
+	// Thanks is the id of the page a visitor lands on after sending
+	// (default thanks); every locale needs it.
+	Thanks string `yaml:"thanks"`
+	// Subject starts the notification e-mail's subject (default: the name).
+	Subject string `yaml:"subject"`
+	// Event is the event name of the webhook's JSON (default
+	// <name>_submission).
+	Event string `yaml:"event"`
 }
 
 // Islands configures the island bundles.
@@ -343,6 +355,7 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 		errs.Add(diag.New(yamlx.Pos(FileName, yamlx.Field(an, "measurementId")), "analytics.measurementId %q is not an analytics measurement ID", c.Analytics.MeasurementID).
 			WithHint("like G-ABC123DEF4"))
 	}
+	errs.Merge(c.validateForms(root))
 	keys := make([]string, 0, len(c.LegacyPaths))
 	for k := range c.LegacyPaths {
 		keys = append(keys, k)

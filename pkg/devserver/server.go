@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"path"
@@ -289,6 +290,17 @@ func (r *recorder) WriteHeader(code int) {
 func (r *recorder) Write(b []byte) (int, error) {
 	r.wrote = true
 	return r.body.Write(b)
+}
+
+// Glob returns the names of the files of the build being served that match
+// pattern (path.Match syntax; none before a good build).
+func (s *Server) Glob(pattern string) []string {
+	snap := s.snap.Load()
+	if snap == nil {
+		return nil
+	}
+	names, _ := fs.Glob(snap.fs, pattern) // the only error is a bad pattern
+	return names
 }
 
 // File returns a file of the build being served (nil, false before a good

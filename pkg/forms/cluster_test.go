@@ -51,7 +51,7 @@ func TestTwoInstancesSendEachNotificationOnce(t *testing.T) {
 		perMessageID[m.Header.Get("Message-Id")]++
 	}
 	for i, id := range ids {
-		if c := perSubject["Demo request "+id]; c != 1 {
+		if c := perSubject["Lead "+id]; c != 1 {
 			t.Errorf("submission %d (%s) mailed %d times", i, id, c)
 		}
 	}

@@ -156,9 +156,9 @@ func TestNoScriptErrorPage(t *testing.T) {
 		`value="not an address"`,
 		`value="&lt;script&gt;alert(1)&lt;/script&gt;"`, // kept, escaped
 		`value="Jan"`,
-		`id="demo-form-email" name="email" type="email" value="not an address" autocomplete="email" required maxlength="254" aria-invalid="true" aria-describedby="demo-form-email-error" autofocus>`,
-		`<p class="error" id="demo-form-email-error">en:email</p>`,
-		`<p class="error" id="demo-form-phoneContact-error">en:consent</p>`,
+		`id="lead-form-email" name="email" type="email" value="not an address" autocomplete="email" required maxlength="254" aria-invalid="true" aria-describedby="lead-form-email-error" autofocus>`,
+		`<p class="error" id="lead-form-email-error">en:email</p>`,
+		`<p class="error" id="lead-form-phoneContact-error">en:consent</p>`,
 		`name="marketingEmail" value="yes" checked`,
 		`role="alert"`,
 		`action="/api/demo"`,

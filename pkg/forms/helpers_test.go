@@ -28,7 +28,7 @@ func testSchema(t testing.TB) *Schema {
 		return UItexts{Title: lang + " form", Heading: lang + " fix", Submit: lang + " send", Messages: m, Unavailable: lang + " down",
 			Labels: map[string]string{"name": lang + " Name", "companyName": lang + " Company", "email": "E-mail", "phone": lang + " Phone"}}
 	}
-	s := &Schema{Format: SchemaVersion, Form: "demo", Endpoint: "/api/demo", DefaultLocale: "pl", Locales: []string{"pl", "en"},
+	s := &Schema{Format: SchemaVersion, Form: "lead", ID: "lead-form", Subject: "Lead", Event: "lead_submitted", Endpoint: "/api/demo", DefaultLocale: "pl", Locales: []string{"pl", "en"},
 		Fields: []Field{
 			{Name: "name", Type: "text", Required: true, MaxLength: 60},
 			{Name: "companyName", Type: "text", Required: true, MaxLength: 120},

@@ -9,11 +9,9 @@ import (
 	"golang.org/x/net/html"
 )
 
-// FormID is the id of the form element on the site's pages.
-const FormID = "demo-form"
-
-// HasForm reports whether a page holds the form.
-func HasForm(page []byte) bool { return bytes.Contains(page, []byte(`id="`+FormID+`"`)) }
+// HasForm reports whether a page holds the schema's form (an element with
+// the form's id).
+func (s *Schema) HasForm(page []byte) bool { return bytes.Contains(page, []byte(`id="`+s.ID+`"`)) }
 
 type markupInput struct {
 	typ       string
@@ -25,8 +23,8 @@ type markupInput struct {
 // formElement returns the form element of a page (forms do not nest, so
 // it ends at the first </form> after its start), or the whole page when it
 // cannot be cut out: parsing the form alone costs a twentieth of the page.
-func formElement(page []byte) []byte {
-	i := bytes.Index(page, []byte(`id="`+FormID+`"`))
+func formElement(page []byte, id string) []byte {
+	i := bytes.Index(page, []byte(`id="`+id+`"`))
 	if i < 0 {
 		return page
 	}
@@ -45,13 +43,13 @@ func formElement(page []byte) []byte {
 // endpoint with exactly the schema's fields, types, limits and consents, so
 // the markup and the handler cannot drift apart.
 func (s *Schema) CheckMarkup(page []byte, lang string) error {
-	doc, err := html.Parse(bytes.NewReader(formElement(page)))
+	doc, err := html.Parse(bytes.NewReader(formElement(page, s.ID)))
 	if err != nil {
 		return err
 	}
-	form := find(doc, func(n *html.Node) bool { return n.Data == "form" && attr(n, "id") == FormID })
+	form := find(doc, func(n *html.Node) bool { return n.Data == "form" && attr(n, "id") == s.ID })
 	if form == nil {
-		return fmt.Errorf("no <form id=%q>", FormID)
+		return fmt.Errorf("no <form id=%q>", s.ID)
 	}
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }

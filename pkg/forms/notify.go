@@ -116,7 +116,7 @@ func (m *Mailer) Message(jobID string, rec *Record) (*gomail.Msg, error) {
 			break
 		}
 	}
-	msg.Subject("Demo request " + rec.ID)
+	msg.Subject(m.schema.Subject + " " + rec.ID)
 	// The outbox row's id makes the Message-ID: a resend after a crash is
 	// recognisably the same message.
 	domain := m.cfg.From[strings.LastIndexByte(m.cfg.From, '@')+1:]
@@ -130,7 +130,7 @@ func (m *Mailer) Message(jobID string, rec *Record) (*gomail.Msg, error) {
 func MailBody(s *Schema, rec *Record) string {
 	var b strings.Builder
 	ui := s.UI[s.Lang(rec.Lang)]
-	fmt.Fprintf(&b, "Demo request %s\n\n", rec.ID)
+	fmt.Fprintf(&b, "%s %s\n\n", s.Subject, rec.ID)
 	for _, f := range s.Fields {
 		fmt.Fprintf(&b, "%s: %s\n", ui.Labels[f.Name], rec.Values[f.Name])
 	}
@@ -160,6 +160,8 @@ func (m *Mailer) Send(ctx context.Context, jobID string, rec *Record) error {
 
 // Webhook posts the submission as JSON, signed with HMAC-SHA256.
 type Webhook struct {
+	// Event names the event in the JSON (the schema's event).
+	Event  string
 	URL    string
 	Secret []byte
 	Client *http.Client
@@ -183,7 +185,7 @@ func (w *Webhook) Send(ctx context.Context, jobID string, rec *Record) error {
 	body, err := json.Marshal(struct {
 		Event string `json:"event"`
 		*Record
-	}{"demo_request", rec})
+	}{w.Event, rec})
 	if err != nil {
 		return err
 	}

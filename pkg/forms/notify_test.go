@@ -133,7 +133,7 @@ func TestMailThroughRealSMTP(t *testing.T) {
 	if rt := m.Header.Get("Reply-To"); !strings.Contains(rt, "jan@example.com") {
 		t.Errorf("Reply-To %q", rt)
 	}
-	if subj := m.Header.Get("Subject"); subj != "Demo request "+out["id"].(string) {
+	if subj := m.Header.Get("Subject"); subj != "Lead "+out["id"].(string) {
 		t.Errorf("Subject %q", subj)
 	}
 	b := mailBody(t, m)
@@ -220,7 +220,7 @@ func TestWebhookSigned(t *testing.T) {
 		Values map[string]string `json:"values"`
 	}
 	json.Unmarshal(bodies[0], &got)
-	if got.Event != "demo_request" || got.Values["email"] != "jan@example.com" {
+	if got.Event != "lead_submitted" || got.Values["email"] != "jan@example.com" {
 		t.Errorf("webhook body %s", bodies[0])
 	}
 	if Signature([]byte("wrong"), "1", bodies[0]) == Signature([]byte(secret), "1", bodies[0]) {

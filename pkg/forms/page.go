@@ -36,11 +36,11 @@ type pageConsent struct {
 }
 
 type pageData struct {
-	Lang, Title, Heading, Notice, Action, Submit, Key, Page, Back, Home, Honeypot string
-	Fields                                                                        []pageField
-	Consents                                                                      []pageConsent
-	Clause                                                                        template.HTML
-	Errors                                                                        []pageField
+	FormID, Lang, Title, Heading, Notice, Action, Submit, Key, Page, Back, Home, Honeypot string
+	Fields                                                                                []pageField
+	Consents                                                                              []pageConsent
+	Clause                                                                                template.HTML
+	Errors                                                                                []pageField
 }
 
 var autocomplete = map[string]string{"email": "email", "tel": "tel"}
@@ -91,7 +91,7 @@ button:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid #f0a5
 </ul>
 </div>
 {{- end }}
-<form id="demo-form" method="post" action="{{ .Action }}" novalidate>
+<form id="{{ .FormID }}" method="post" action="{{ .Action }}" novalidate>
 <input type="hidden" name="lang" value="{{ .Lang }}">
 <input type="hidden" name="page" value="{{ .Page }}">
 <input type="hidden" name="idempotencyKey" value="{{ .Key }}">
@@ -104,7 +104,7 @@ button:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid #f0a5
 {{- end }}
 </div>
 {{- end }}
-<div class="hp" aria-hidden="true"><label for="demo-form-website">{{ .Honeypot }}</label><input id="demo-form-website" type="text" name="website" tabindex="-1" autocomplete="off"></div>
+<div class="hp" aria-hidden="true"><label for="{{ .FormID }}-website">{{ .Honeypot }}</label><input id="{{ .FormID }}-website" type="text" name="website" tabindex="-1" autocomplete="off"></div>
 {{- range .Consents }}
 <div class="consent">
 <input id="{{ .ID }}" type="checkbox" name="{{ .Name }}" value="yes"{{ if .Checked }} checked{{ end }}{{ if .Required }} required{{ end }}{{ if .Error }} aria-invalid="true" aria-describedby="{{ .ID }}-error"{{ end }}{{ if .Focus }} autofocus{{ end }}>
@@ -160,12 +160,12 @@ func (p *pageRenderer) data(lang string, in Input, errs map[string]string, notic
 	if !keyRE.MatchString(key) {
 		key = randomKey()
 	}
-	d := pageData{Lang: lang, Title: ui.Title, Heading: ui.Heading, Notice: notice, Action: s.Endpoint, Submit: ui.Submit,
+	d := pageData{FormID: s.ID, Lang: lang, Title: ui.Title, Heading: ui.Heading, Notice: notice, Action: s.Endpoint, Submit: ui.Submit,
 		Key: key, Page: cleanPage(in.Page), Back: ui.Back, Home: ui.Home, Honeypot: ui.Honeypot,
 		Clause: template.HTML(s.Clause[lang].HTML)}
 	first := true
 	for _, f := range s.Fields {
-		pf := pageField{ID: "demo-form-" + f.Name, Name: f.Name, Type: f.Type, Label: ui.Labels[f.Name], Value: in.Values[f.Name],
+		pf := pageField{ID: s.ID + "-" + f.Name, Name: f.Name, Type: f.Type, Label: ui.Labels[f.Name], Value: in.Values[f.Name],
 			Required: f.Required, MaxLength: f.MaxLength, Autocomplete: autocomplete[f.Type]}
 		if code := errs[f.Name]; code != "" {
 			pf.Error = s.Message(lang, f.Name, code)
@@ -175,7 +175,7 @@ func (p *pageRenderer) data(lang string, in Input, errs map[string]string, notic
 		d.Fields = append(d.Fields, pf)
 	}
 	for _, c := range s.Consents {
-		pc := pageConsent{ID: "demo-form-" + c.Name, Name: c.Name, HTML: template.HTML(c.Texts[lang].HTML), Required: c.Required, Checked: in.Checked[c.Name]}
+		pc := pageConsent{ID: s.ID + "-" + c.Name, Name: c.Name, HTML: template.HTML(c.Texts[lang].HTML), Required: c.Required, Checked: in.Checked[c.Name]}
 		if code := errs[c.Name]; code != "" {
 			pc.Error = s.Message(lang, c.Name, code)
 			pc.Focus, first = first, false

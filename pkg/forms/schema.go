@@ -1,6 +1,8 @@
-// Package forms is the demo-request handler: the form schema the build
-// exports, server-side validation, durable storage (SQLite or PostgreSQL),
-// an outbox of notifications (SMTP, signed webhook) and the HTTP handler.
+// Package forms is the form handler: it reads the form schema the build
+// exported (package formschema makes it) and does server-side validation,
+// durable storage (SQLite or PostgreSQL), an outbox of notifications (SMTP,
+// signed webhook) and the HTTP handler. It imports nothing of the content
+// pipeline, so the handler stays a small separate program.
 package forms
 
 import (
@@ -16,7 +18,7 @@ import (
 )
 
 // SchemaVersion is the version of the schema file format.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Honeypot is the name of the field people never see and bots fill in.
 const Honeypot = "website"
@@ -47,6 +49,12 @@ var Codes = []string{CodeRequired, CodeEmail, CodePhone, CodeConsent, CodeTooLon
 type Schema struct {
 	Format   int    `json:"format"`
 	Form     string `json:"form"`
+	// ID is the id of the <form> element on the site's pages; Subject
+	// starts the notification e-mail's subject, Event names the webhook's
+	// event (all from site.yaml's forms.<name>).
+	ID       string `json:"id"`
+	Subject  string `json:"subject"`
+	Event    string `json:"event"`
 	Endpoint string `json:"endpoint"`
 	// Origin is the site's origin; set when the endpoint is on another origin
 	// (CORS and cross-origin protection then allow exactly this origin).
@@ -132,6 +140,9 @@ func (s *Schema) Check() error {
 	}
 	if s.Endpoint == "" {
 		add("no endpoint")
+	}
+	if s.ID == "" || s.Subject == "" || s.Event == "" {
+		add("the form's element id, mail subject and event name must all be set")
 	}
 	if len(s.Locales) == 0 {
 		add("no locales")
@@ -306,3 +317,6 @@ func (s *Schema) EndpointOrigins() []string {
 	}
 	return []string{u.Scheme + "://" + u.Host}
 }
+
+// SchemaFile is where the build writes a form's schema in the output.
+func SchemaFile(form string) string { return "_forms/" + form + ".schema.json" }

@@ -61,7 +61,7 @@ func Start(ctx context.Context, cfg ServerConfig, schema *Schema) (*Service, err
 		if len(cfg.WebhookSecret) < 16 {
 			return nil, errors.New("--webhook-secret: set a secret of at least 16 characters (env SITEGEN_FORMS_WEBHOOK_SECRET) to sign the webhook")
 		}
-		senders = append(senders, &Webhook{URL: cfg.WebhookURL, Secret: []byte(cfg.WebhookSecret)})
+		senders = append(senders, &Webhook{Event: schema.Event, URL: cfg.WebhookURL, Secret: []byte(cfg.WebhookSecret)})
 	}
 	if len(senders) == 0 {
 		log.Warn("no notification configured (--smtp, --webhook-url): submissions are stored, nobody is told")

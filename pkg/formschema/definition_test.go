@@ -1,4 +1,4 @@
-package forms
+package formschema
 
 import (
 	"strings"

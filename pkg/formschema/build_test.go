@@ -1,4 +1,4 @@
-package forms_test
+package formschema_test
 
 import (
 	"context"

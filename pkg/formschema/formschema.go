@@ -1,4 +1,8 @@
-package forms
+// Package formschema makes, at build time, the schema of each form a site
+// declares (site.yaml forms:, the data set forms.<name>), which the form
+// handler (package forms) reads; and checks each page's form markup
+// against it.
+package formschema
 
 import (
 	"fmt"
@@ -8,13 +12,11 @@ import (
 	"sitegen/pkg/config"
 	"sitegen/pkg/content"
 	"sitegen/pkg/diag"
+	"sitegen/pkg/forms"
 	"sitegen/pkg/i18n"
 	"sitegen/pkg/markdown"
 	"sitegen/pkg/route"
 )
-
-// SchemaFile is where the build writes a form's schema in the output.
-func SchemaFile(form string) string { return "_forms/" + form + ".schema.json" }
 
 // SiteInput is what the build knows that the schema is made of.
 type SiteInput struct {
@@ -28,19 +30,19 @@ type SiteInput struct {
 // DataSet is the data set holding a form's definition ("forms.demo").
 func DataSet(form string) string { return "forms." + form }
 
-// BuildSchema makes the schema of a form from the site: the fields, limits,
-// consents and clause of content/<lang>/data/forms.yaml, the endpoint of
-// site.yaml, the thank-you page of each locale and the UI strings. It
-// returns nil, nil when the site does not define the form (no endpoint in
-// site.yaml or no data set).
-func BuildSchema(in SiteInput, form string) (*Schema, error) {
+// Build makes the schema of a form from the site: the fields, limits,
+// consents and clause of content/<lang>/data/forms.yaml, the endpoint,
+// element id, mail subject and event of site.yaml, the thank-you page of
+// each locale and the UI strings. It returns nil, nil when the site does
+// not define the form (not in site.yaml or no data set).
+func Build(in SiteInput, form string) (*forms.Schema, error) {
 	fc, ok := in.Config.Forms[form]
 	if !ok || !hasDataSet(in.Source, form) {
 		return nil, nil
 	}
 	def := in.Config.DefaultLocale().Code
-	s := &Schema{Form: form, Endpoint: fc.Endpoint, DefaultLocale: def, Clause: map[string]Text{},
-		Thanks: map[string]string{}, UI: map[string]UItexts{}}
+	s := &forms.Schema{Form: form, ID: fc.ID, Subject: fc.Subject, Event: fc.Event, Endpoint: fc.Endpoint, DefaultLocale: def,
+		Clause: map[string]forms.Text{}, Thanks: map[string]string{}, UI: map[string]forms.UItexts{}}
 	// A handler on another origin gets absolute links (thank-you page,
 	// links in the texts) and allows exactly the site's origin.
 	prefix := ""
@@ -76,24 +78,24 @@ func BuildSchema(in SiteInput, form string) (*Schema, error) {
 		if base == nil {
 			base = f
 			for _, fd := range f.Fields {
-				s.Fields = append(s.Fields, Field{Name: fd.Name, Type: fd.Type, Required: fd.Required, MaxLength: fd.MaxLength})
+				s.Fields = append(s.Fields, forms.Field{Name: fd.Name, Type: fd.Type, Required: fd.Required, MaxLength: fd.MaxLength})
 			}
 			for _, c := range f.Consents {
-				s.Consents = append(s.Consents, Consent{Name: c.Name, Required: c.Required, Version: c.Version, Texts: map[string]Text{}})
+				s.Consents = append(s.Consents, forms.Consent{Name: c.Name, Required: c.Required, Version: c.Version, Texts: map[string]forms.Text{}})
 			}
 			s.ClauseVersion = f.ClauseVersion
 		} else if err := sameShape(base, f); err != nil {
 			errs.Add(diag.New(pos, "form %s in %s differs from the default locale's: %v", form, lang, err))
 			continue
 		}
-		ui := UItexts{Title: f.Title, Submit: f.Submit, Labels: map[string]string{}, Messages: map[string]string{}}
+		ui := forms.UItexts{Title: f.Title, Submit: f.Submit, Labels: map[string]string{}, Messages: map[string]string{}}
 		for _, fd := range f.Fields {
 			ui.Labels[fd.Name] = fd.Label
 		}
 		for i, c := range f.Consents {
-			s.Consents[i].Texts[lang] = Text{Source: c.Text.Source, HTML: html(c.Text), Hash: HashText(c.Text.Source)}
+			s.Consents[i].Texts[lang] = forms.Text{Source: c.Text.Source, HTML: html(c.Text), Hash: forms.HashText(c.Text.Source)}
 		}
-		s.Clause[lang] = Text{Source: f.Clause.Source, HTML: html(f.Clause), Hash: HashText(f.Clause.Source)}
+		s.Clause[lang] = forms.Text{Source: f.Clause.Source, HTML: html(f.Clause), Hash: forms.HashText(f.Clause.Source)}
 		for code, key := range MessageKeys {
 			ui.Messages[code] = in.Catalog.T(lang, key)
 		}
@@ -105,9 +107,9 @@ func BuildSchema(in SiteInput, form string) (*Schema, error) {
 			ui.Home = prefix + e.URL
 		}
 		s.UI[lang] = ui
-		e, ok := in.Plan.Lookup(lang, "thanks")
+		e, ok := in.Plan.Lookup(lang, fc.Thanks)
 		if !ok {
-			errs.Add(diag.New(pos, "form %s: locale %s has no thank-you page (a page with id: thanks)", form, lang))
+			errs.Add(diag.New(pos, "form %s: locale %s has no thank-you page (a page with id: %s)", form, lang, fc.Thanks))
 			continue
 		}
 		s.Thanks[lang] = prefix + e.URL
@@ -123,12 +125,12 @@ func BuildSchema(in SiteInput, form string) (*Schema, error) {
 
 // MessageKeys maps each error code to its UI string key (content/<lang>/i18n.yaml).
 var MessageKeys = map[string]string{
-	CodeRequired: "contact_msg_required",
-	CodeEmail:    "contact_msg_email",
-	CodePhone:    "contact_msg_phone",
-	CodeConsent:  "contact_msg_consent",
-	CodeTooLong:  "contact_msg_too_long",
-	CodeInvalid:  "contact_msg_invalid",
+	forms.CodeRequired: "contact_msg_required",
+	forms.CodeEmail:    "contact_msg_email",
+	forms.CodePhone:    "contact_msg_phone",
+	forms.CodeConsent:  "contact_msg_consent",
+	forms.CodeTooLong:  "contact_msg_too_long",
+	forms.CodeInvalid:  "contact_msg_invalid",
 }
 
 // hasDataSet reports whether any locale defines the form.
