@@ -47,8 +47,8 @@ var Codes = []string{CodeRequired, CodeEmail, CodePhone, CodeConsent, CodeTooLon
 // Schema is the one definition of a form, exported by the build and loaded
 // by the handler.
 type Schema struct {
-	Format   int    `json:"format"`
-	Form     string `json:"form"`
+	Format int    `json:"format"`
+	Form   string `json:"form"`
 	// ID is the id of the <form> element on the site's pages; Subject
 	// starts the notification e-mail's subject, Event names the webhook's
 	// event (all from site.yaml's forms.<name>).
