@@ -26,3 +26,32 @@ func TestAnalyticsAndWorker(t *testing.T) {
 		}
 	}
 }
+
+// TestFormDefaults: a form's element id, thank-you page, subject and event
+// default from its name; two forms cannot share an id or an endpoint.
+func TestFormDefaults(t *testing.T) {
+	base := "baseURL: https://example.com\ntitle: T\nlocales: [{code: de, name: Deutsch, prefix: /de, default: true}]\n"
+	c, err := Parse([]byte(base + "forms:\n  kontakt: {endpoint: /api/kontakt}\n  newsletter: {endpoint: /api/nl, id: nl, thanks: danke-nl, subject: Anmeldung, event: signup}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := c.Forms["kontakt"], (Form{Endpoint: "/api/kontakt", ID: "kontakt-form", Thanks: "thanks", Subject: "kontakt", Event: "kontakt_submission"}); got != want {
+		t.Errorf("defaults %+v, want %+v", got, want)
+	}
+	if got, want := c.Forms["newsletter"], (Form{Endpoint: "/api/nl", ID: "nl", Thanks: "danke-nl", Subject: "Anmeldung", Event: "signup"}); got != want {
+		t.Errorf("set %+v, want %+v", got, want)
+	}
+	if got := c.FormNames(); len(got) != 2 || got[0] != "kontakt" || got[1] != "newsletter" {
+		t.Errorf("FormNames %v", got)
+	}
+	for _, bad := range []string{
+		"forms:\n  a: {endpoint: /api/x}\n  b: {endpoint: /api/x}\n",
+		"forms:\n  a: {endpoint: /api/a, id: f}\n  b: {endpoint: /api/b, id: f}\n",
+		"forms:\n  A b: {endpoint: /api/a}\n",
+		"forms:\n  a: {endpoint: /api/a, id: \"x\\\" onload\"}\n",
+	} {
+		if _, err := Parse([]byte(base + bad)); err == nil {
+			t.Errorf("accepted %q", bad)
+		}
+	}
+}
