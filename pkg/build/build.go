@@ -686,6 +686,9 @@ type rendered struct {
 	err      error
 	deps     render.Deps // what the render used (recorded for the page cache)
 	pictures []render.PictureUse
+	// mainIslands are the islands rendering recorded in <main> (the page
+	// cache keeps them for the island manifest).
+	mainIslands []render.MainIsland
 	// formErr: the page's form does not match the handler's schema;
 	// formChecked is the digest of the schema its form was found to match.
 	formErr     error
@@ -1075,13 +1078,16 @@ func (s *Site) renderEntry(ctx context.Context, e *route.Entry) (out rendered) {
 		return rendered{entry: e, err: err}
 	}
 	data, rsc, err := s.pageData(e, res)
-	return rendered{entry: e, html: res.HTML, main: res.Main, mainAt: res.MainAt, data: data, rsc: rsc, islands: res.Islands, err: err, deps: deps, pictures: res.Pictures}
+	return rendered{entry: e, html: res.HTML, main: res.Main, mainAt: res.MainAt, data: data, rsc: rsc, islands: res.Islands, err: err, deps: deps, pictures: res.Pictures, mainIslands: res.MainIslands}
 }
 
 // pageData returns a rendered page's page data and, when its <main> has
 // islands, its -rsc island manifest (nil otherwise).
 func (s *Site) pageData(e *route.Entry, res *render.Result) (data, rsc []byte, err error) {
-	manifest := output.MainIslands(res.Main)
+	manifest := make([]output.RSCIsland, len(res.MainIslands))
+	for i, u := range res.MainIslands {
+		manifest[i] = output.RSCIsland{Component: u.Name, Directive: u.Directive, Media: u.Media, Chunk: u.Chunk}
+	}
 	names := output.IslandNames(manifest)
 	pd := output.NewPageData(s.Plan, e, s.Hash, output.ParseHead(res.HTML), res.Main, names)
 	if data, err = output.JSONSized(pd, len(res.Main)+len(res.Main)/8+1024); err != nil {

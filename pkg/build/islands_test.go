@@ -141,28 +141,61 @@ func TestIslandLoopOnEveryPage(t *testing.T) {
 	}
 }
 
-// TestIslandsRecordedByRendering: the islands a page hydrates are the ones
-// its templates rendered, not whatever in the HTML looks like one. A page
-// whose Markdown holds island-like markup loads no scripts.
+// TestIslandsRecordedByRendering: the islands a page hydrates, and the
+// island manifest (page-data-rsc.json) and page data list, are the ones its
+// templates rendered, not whatever in the HTML looks like one. A page whose
+// Markdown holds island-like markup loads no scripts and has no manifest;
+// a page with one real island and fake markup lists the real one only.
 func TestIslandsRecordedByRendering(t *testing.T) {
-	src := islandSite(t, `{{ define "main" }}<h1>x</h1>{{ island "Hello" (dict "name" "Ala") "load" }}{{ end }}`, helloJSX)
-	fake := "---\nid: fake\ntitle: Udawana\ndescription: Wygląda jak wyspa.\n---\n" +
-		`<sg-island data-island="Hello" data-directive="load" data-chunk="Hello-X.js"></sg-island>` + "\n"
-	if err := os.WriteFile(filepath.Join(src, "content/pl/fake.md"), []byte(fake), 0o644); err != nil {
-		t.Fatal(err)
+	src := islandSite(t, `{{ define "main" }}<h1>x</h1>{{ island "Hello" (dict "name" "Ala") "load" }}{{ .Page.Content }}{{ end }}`, helloJSX)
+	fakeIsland := `<sg-island data-island="Hello" data-directive="media" data-media="(min-width: 1px)" data-chunk="Hello-X.js"></sg-island>` + "\n"
+	for name, text := range map[string]string{
+		"fake.md":  "---\nid: fake\ntitle: Udawana\ndescription: Wygląda jak wyspa.\n---\n" + fakeIsland,
+		"index.md": "---\nid: home\ntitle: Start\ndescription: Start.\nlayout: island\n---\n" + fakeIsland,
+	} {
+		if err := os.WriteFile(filepath.Join(src, "content/pl", name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	out := filepath.Join(t.TempDir(), "public")
 	if _, err := Run(context.Background(), Options{Source: src, Out: out, Minify: true}); err != nil {
 		t.Fatal(err)
 	}
 	page, _ := os.ReadFile(filepath.Join(out, "pl/fake/index.html"))
+	if !strings.Contains(string(page), `data-chunk="Hello-X.js"`) {
+		t.Fatalf("the fake island markup is not in the page, so the test proves nothing:\n%s", page)
+	}
 	if strings.Contains(string(page), "<script") || strings.Contains(string(page), "modulepreload") {
 		t.Errorf("island-like markup in content made the page load island code:\n%s", page)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "page-data/pl/fake/page-data-rsc.json")); err == nil {
+		t.Errorf("island-like markup in content got an island manifest:\n%s", b)
 	}
 	home, _ := os.ReadFile(filepath.Join(out, "pl/index.html"))
 	head, _, _ := strings.Cut(string(home), "</head>")
 	if !strings.Contains(head, `rel="modulepreload" href="/_assets/islands/Hello-`) {
 		t.Errorf("a load island's code is preloaded in the script slot:\n%s", head)
+	}
+	// The home page and its copy at the root have a manifest, nothing else.
+	rscs, _ := filepath.Glob(filepath.Join(out, "page-data/*/page-data-rsc.json"))
+	if len(rscs) != 2 || !strings.HasSuffix(rscs[0], "/index/page-data-rsc.json") || !strings.HasSuffix(rscs[1], "/pl/page-data-rsc.json") {
+		t.Fatalf("island manifests %v, want the home page's", rscs)
+	}
+	for _, p := range rscs {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rsc struct {
+			Islands []struct{ Component, Directive, Media, Chunk string }
+		}
+		if err := json.Unmarshal(b, &rsc); err != nil {
+			t.Fatal(err)
+		}
+		if len(rsc.Islands) != 1 || rsc.Islands[0].Component != "Hello" || rsc.Islands[0].Directive != "load" ||
+			rsc.Islands[0].Media != "" || !strings.HasPrefix(rsc.Islands[0].Chunk, "Hello-") || rsc.Islands[0].Chunk == "Hello-X.js" {
+			t.Errorf("%s lists what content typed, not what rendering recorded:\n%s", p, b)
+		}
 	}
 }
 

@@ -44,6 +44,9 @@ type pageEntry struct {
 	Main     [2]int
 	Islands  []string
 	Pictures []render.PictureUse
+	// MainIslands are the islands rendering recorded in <main>, for the
+	// island manifest.
+	MainIslands []render.MainIsland
 	// FormChecked is the digest of the form schema the page's form matched
 	// ("" when it has none): checked again only when the schema changed.
 	FormChecked string
@@ -55,7 +58,7 @@ type traceItem struct{ Dep, Digest string }
 func (c *pageCache) key(e *route.Entry) cache.Key {
 	flags := fmt.Sprintf("root=%t fallback=%t error=%t notfound=%t", e.Root, e.Fallback, e.Error, e.NotFound)
 	own, _ := c.r.TraceDigest(render.DepFile(e.Page.File))
-	return cache.NewKey(c.salt, []byte("page-5"), []byte(e.Lang), []byte(e.ID), []byte(e.URL), []byte(flags), []byte(own))
+	return cache.NewKey(c.salt, []byte("page-6"), []byte(e.Lang), []byte(e.ID), []byte(e.URL), []byte(flags), []byte(own))
 }
 
 // lookup returns the page from the cache when its trace still holds.
@@ -88,11 +91,11 @@ func (c *pageCache) lookup(e *route.Entry) (rendered, bool) {
 	if off < 0 || n < 0 || off+n > len(pe.HTML) {
 		return rendered{}, false
 	}
-	data, rsc, err := c.pageData(e, &render.Result{HTML: pe.HTML, Main: string(pe.HTML[off : off+n])})
+	data, rsc, err := c.pageData(e, &render.Result{HTML: pe.HTML, Main: string(pe.HTML[off : off+n]), MainIslands: pe.MainIslands})
 	if err != nil {
 		return rendered{}, false // rendering reports it
 	}
-	return rendered{entry: e, html: pe.HTML, data: data, rsc: rsc, islands: pe.Islands, formChecked: pe.FormChecked, styles: pe.Styles}, true
+	return rendered{entry: e, html: pe.HTML, data: data, rsc: rsc, islands: pe.Islands, mainIslands: pe.MainIslands, formChecked: pe.FormChecked, styles: pe.Styles}, true
 }
 
 // done counts a rendered page and stores it when its render succeeded and
@@ -114,7 +117,7 @@ func (c *pageCache) done(r rendered) {
 	if off < 0 || off+len(r.main) > len(r.html) { // not where the page data took it from: not kept
 		return
 	}
-	pe := pageEntry{HTML: r.html, Main: [2]int{off, len(r.main)}, Islands: r.islands, Pictures: r.pictures, FormChecked: r.formChecked, Styles: r.styles}
+	pe := pageEntry{HTML: r.html, Main: [2]int{off, len(r.main)}, Islands: r.islands, MainIslands: r.mainIslands, Pictures: r.pictures, FormChecked: r.formChecked, Styles: r.styles}
 	for _, k := range r.deps.Sorted() {
 		d, ok := c.r.TraceDigest(k)
 		if !ok {
@@ -151,6 +154,10 @@ func (pe *pageEntry) encode() ([][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	mainIslands, err := json.Marshal(pe.MainIslands)
+	if err != nil {
+		return nil, err
+	}
 	var parts [][]byte
 	b := make([]byte, 0, 64*len(pe.Trace)+256)
 	put := func(v []byte) {
@@ -176,7 +183,7 @@ func (pe *pageEntry) encode() ([][]byte, error) {
 	put(pe.HTML)
 	b = binary.AppendUvarint(b, uint64(pe.Main[0]))
 	b = binary.AppendUvarint(b, uint64(pe.Main[1]))
-	for _, v := range [][]byte{pics, []byte(pe.FormChecked)} {
+	for _, v := range [][]byte{pics, mainIslands, []byte(pe.FormChecked)} {
 		put(v)
 	}
 	return append(parts, b), nil
@@ -223,10 +230,10 @@ func (pe *pageEntry) decode(b []byte) bool {
 		}
 		pe.Main[i], b = int(n), b[k:]
 	}
-	pics := get()
+	pics, mainIslands := get(), get()
 	pe.FormChecked = string(get())
 	if bad || len(b) != 0 {
 		return false
 	}
-	return json.Unmarshal(pics, &pe.Pictures) == nil
+	return json.Unmarshal(pics, &pe.Pictures) == nil && json.Unmarshal(mainIslands, &pe.MainIslands) == nil
 }

@@ -210,6 +210,20 @@ func parseDirective(d string) (base, media string, err error) {
 	return "", "", fmt.Errorf("unknown directive %q", d)
 }
 
+// Placement returns how an island with a directive hydrates: the
+// directive's kind (load, idle, visible, media or none), its media query
+// and the island's entry chunk ("" when it does not hydrate).
+func (b *Bundle) Placement(name, directive string) (kind, media, chunk string, err error) {
+	kind, media, err = parseDirective(directive)
+	if err != nil {
+		return "", "", "", err
+	}
+	if kind != "none" {
+		chunk = b.entries[name]
+	}
+	return kind, media, chunk, nil
+}
+
 // Render server-renders island name with propsJSON (a JSON object; null or
 // empty means {}) and returns the island markup and whether it hydrates.
 // childrenHTML (trusted HTML, e.g. from templates) is passed to the component
@@ -219,7 +233,7 @@ func (b *Bundle) Render(ctx context.Context, name string, propsJSON []byte, dire
 	if !b.Has(name) {
 		return "", false, diag.New(diag.Pos{}, "unknown island %q", name).WithHint("islands: %s (files in assets/islands/)", strings.Join(b.names, ", "))
 	}
-	base, media, err := parseDirective(directive)
+	base, media, chunk, err := b.Placement(name, directive)
 	if err != nil {
 		return "", false, diag.New(diag.Pos{}, "island %s: %v", name, err).WithHint("use one of %s", strings.Join(Directives, ", "))
 	}
@@ -243,10 +257,10 @@ func (b *Bundle) Render(ctx context.Context, name string, propsJSON []byte, dire
 		s.WriteString(html.EscapeString(media))
 		s.WriteString(`"`)
 	}
-	hydrated := base != "none"
+	hydrated := chunk != ""
 	if hydrated {
 		s.WriteString(` data-chunk="`)
-		s.WriteString(html.EscapeString(b.entries[name]))
+		s.WriteString(html.EscapeString(chunk))
 		s.WriteString(`"`)
 	}
 	s.WriteString(`>`)

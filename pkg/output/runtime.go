@@ -3,7 +3,6 @@ package output
 import (
 	"bytes"
 	"html"
-	"regexp"
 	"strings"
 
 	"sitegen/pkg/config"
@@ -126,20 +125,6 @@ type RSCIsland struct {
 // RSCPath is the output path of an entry's island manifest.
 func RSCPath(e *route.Entry) string {
 	return "page-data/" + e.PageData + "/page-data-rsc.json"
-}
-
-var islandTagRE = regexp.MustCompile(`<sg-island data-island="([A-Za-z0-9_]+)" data-directive="([a-z]+)"(?: data-media="([^"]*)")? data-chunk="([^"]*)"`)
-
-// MainIslands lists the hydrated islands in a page's <main> HTML, in order.
-func MainIslands(mainHTML string) []RSCIsland {
-	if !strings.Contains(mainHTML, "<sg-island ") {
-		return nil // most pages: no island, and a plain search costs less than the expression's
-	}
-	var out []RSCIsland
-	for _, m := range islandTagRE.FindAllStringSubmatch(mainHTML, -1) {
-		out = append(out, RSCIsland{Component: m[1], Directive: m[2], Media: html.UnescapeString(m[3]), Chunk: html.UnescapeString(m[4])})
-	}
-	return out
 }
 
 // IslandNames are the distinct components of a manifest, sorted as found.

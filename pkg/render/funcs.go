@@ -504,7 +504,12 @@ func (r *Renderer) island(st *execState, name string, props any, directive strin
 	if err != nil {
 		return "", fmt.Errorf("island %q: %w", name, err)
 	}
-	st.marks.islands = append(st.marks.islands, islandUse{name: name, directive: directive, hydrated: hydrated})
+	kind, media, chunk, err := r.opts.Islands.Placement(name, directive)
+	if err != nil {
+		return "", fmt.Errorf("island %q: %w", name, err)
+	}
+	st.marks.islands = append(st.marks.islands, islandUse{name: name, directive: directive, hydrated: hydrated,
+		inMain: st.marks.inMain(), kind: kind, media: media, chunk: chunk})
 	return template.HTML(html), nil
 }
 

@@ -35,6 +35,10 @@ type Islands interface {
 	Render(ctx context.Context, name string, propsJSON []byte, directive string, childrenHTML string) (html string, hydrated bool, err error)
 	Scripts(hydrated []string) []string
 	ModulePreloads(hydrated []string) []string
+	// Placement returns the kind of a directive (load, idle, visible,
+	// media, none), its media query and the island's entry chunk ("" when
+	// the island does not hydrate).
+	Placement(name, directive string) (kind, media, chunk string, err error)
 }
 
 // Options are what a renderer needs; every field but Islands is required.
@@ -141,6 +145,9 @@ type Result struct {
 	// inserted inside it (Main is then not a part of HTML as it stands).
 	MainAt  int
 	Islands []string // names of the islands that hydrate on this page, sorted
+	// MainIslands are the islands that hydrate inside <main>, in page
+	// order, as the island function recorded them while rendering.
+	MainIslands []MainIsland
 	// Pictures are the pictures the page asked for, in order.
 	Pictures []PictureUse
 }
@@ -360,7 +367,8 @@ func (r *Renderer) RenderDeps(ctx context.Context, e *route.Entry, deps Deps) (*
 			inserts = append(inserts, insertion{i, links})
 		}
 	}
-	return &Result{HTML: insert(page, inserts), Main: main, MainAt: mainAt(m, main, inserts), Islands: hydrated, Pictures: set.st.pictures}, nil
+	return &Result{HTML: insert(page, inserts), Main: main, MainAt: mainAt(m, main, inserts), Islands: hydrated,
+		MainIslands: m.mainIslands(), Pictures: set.st.pictures}, nil
 }
 
 // mainAt is where the page's <main> HTML starts once inserts are made: its

@@ -21,6 +21,34 @@ type pageMarks struct {
 type islandUse struct {
 	name, directive string
 	hydrated        bool
+	// inMain: rendered after <main>'s start mark and before its end mark;
+	// kind, media and chunk are how it hydrates.
+	inMain             bool
+	kind, media, chunk string
+}
+
+// MainIsland is an island that hydrates inside a page's <main>: what the
+// page's island manifest lists.
+type MainIsland struct {
+	Name, Directive, Media, Chunk string
+}
+
+// inMain reports whether the output written now is inside <main>: the
+// marks are set by base.html as it runs, in page order.
+func (m *pageMarks) inMain() bool { return m.hasStart && !m.hasEnd }
+
+// mainIslands returns the hydrated islands rendered inside <main>, in order.
+func (m *pageMarks) mainIslands() []MainIsland {
+	if !m.hasStart || !m.hasEnd {
+		return nil // no <main>: no page data
+	}
+	var out []MainIsland
+	for _, u := range m.islands {
+		if u.inMain && u.hydrated {
+			out = append(out, MainIsland{Name: u.name, Directive: u.kind, Media: u.media, Chunk: u.chunk})
+		}
+	}
+	return out
 }
 
 // slot records the script slot at the current end of the output, which is
