@@ -220,32 +220,10 @@ func firstOffset(n ast.Node) int {
 	return off
 }
 
-// ids generates heading ids: lower case, Polish letters transliterated,
-// spaces to hyphens, unique within a document.
+// ids generates heading ids (Slugify), unique within a document.
 type ids struct{ seen map[string]int }
 
 func newIDs() *ids { return &ids{seen: map[string]int{}} }
-
-var translit = strings.NewReplacer("ą", "a", "ć", "c", "ę", "e", "ł", "l", "ń", "n", "ó", "o", "ś", "s", "ź", "z", "ż", "z",
-	"Ą", "a", "Ć", "c", "Ę", "e", "Ł", "l", "Ń", "n", "Ó", "o", "Ś", "s", "Ź", "z", "Ż", "z", "ä", "a", "ö", "o", "ü", "u", "ß", "ss")
-
-// Slugify makes an id from a heading text.
-func Slugify(s string) string {
-	s = translit.Replace(strings.ToLower(s))
-	var b strings.Builder
-	dash := false
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-			dash = false
-		case b.Len() > 0 && !dash:
-			b.WriteByte('-')
-			dash = true
-		}
-	}
-	return strings.TrimSuffix(b.String(), "-")
-}
 
 func (g *ids) Generate(value []byte, kind ast.NodeKind) []byte {
 	id := Slugify(string(value))

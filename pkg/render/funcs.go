@@ -20,6 +20,10 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/number"
+
 	"sitegen/pkg/content"
 	"sitegen/pkg/markdown"
 )
@@ -649,18 +653,17 @@ func (r *Renderer) fileSize(v any, lang string) (string, error) {
 	return humanSize(st.Size(), lang), nil
 }
 
+// humanSize writes a byte count in B, KB or MB (one decimal) with the
+// locale's digits, decimal separator and grouping (golang.org/x/text): 1.5 MB
+// in English, 1,5 MB in Polish, German or Ukrainian.
 func humanSize(n int64, lang string) string {
-	var s string
+	p := message.NewPrinter(language.Make(lang))
 	switch {
 	case n < 1024:
-		s = fmt.Sprintf("%d B", n)
+		return p.Sprintf("%v B", number.Decimal(n))
 	case n < 1024*1024:
-		s = fmt.Sprintf("%d KB", (n+512)/1024)
+		return p.Sprintf("%v KB", number.Decimal((n+512)/1024))
 	default:
-		s = strconv.FormatFloat(float64(n)/(1024*1024), 'f', 1, 64) + " MB"
-		if lang == "pl" {
-			s = strings.Replace(s, ".", ",", 1)
-		}
+		return p.Sprintf("%v MB", number.Decimal(float64(n)/(1024*1024), number.MinFractionDigits(1), number.MaxFractionDigits(1)))
 	}
-	return s
 }
