@@ -236,6 +236,8 @@ const analyticsConfig = `
 analytics:
   tagManager: GTM-TEST123
   measurementId: G-TEST12345
+  scriptOrigin: https://www.googletagmanager.com
+  dataOrigins: [https://*.google-analytics.com, https://*.analytics.google.com]
 `
 
 // buildVariant builds a copy of the repository's site with extra site.yaml

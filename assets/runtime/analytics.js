@@ -1,18 +1,17 @@
 // Consent-gated analytics (RUNTIME.md "Analytics and consent"): the tag
-// manager and the analytics tag named in site.yaml (the sitegen-analytics
-// meta tag) load only after the visitor accepts in the ConsentBanner island;
-// with no tag configured nothing loads and nothing is stored.
+// manager and the analytics tag named in site.yaml, from the script origin
+// site.yaml names (the sitegen-analytics meta tag: gtm=..;ga=..;host=..),
+// load only after the visitor accepts in the ConsentBanner island; with no
+// tag configured nothing loads and nothing is stored.
 import { LOCAL } from './keys.js';
 import { meta } from './util.js';
 
 export const ROUTE_EVENT_DELAY = 50;
-const HOST = 'https://www.googletagmanager.com';
-
 const ids = Object.fromEntries(
   meta('sitegen-analytics')
     .split(';')
     .filter(Boolean)
-    .map((kv) => kv.split('=')),
+    .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
 );
 let on = false;
 
@@ -28,11 +27,11 @@ function script(src) {
 }
 
 function accept() {
-  if (on || !(ids.gtm || ids.ga)) return;
+  if (on || !(ids.gtm || ids.ga) || !ids.host) return;
   on = true;
   if (ids.gtm) {
     push({ 'gtm.start': Date.now(), event: 'gtm.js' });
-    script(HOST + '/gtm.js?id=' + encodeURIComponent(ids.gtm));
+    script(ids.host + '/gtm.js?id=' + encodeURIComponent(ids.gtm));
   }
   if (ids.ga) {
     window.gtag = function () {
@@ -40,7 +39,7 @@ function accept() {
     };
     window.gtag('js', new Date());
     window.gtag('config', ids.ga);
-    script(HOST + '/gtag/js?id=' + encodeURIComponent(ids.ga));
+    script(ids.host + '/gtag/js?id=' + encodeURIComponent(ids.ga));
   }
   import('./vitals.js').then((m) => m.measure(push));
   routeChanged();

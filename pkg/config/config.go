@@ -145,11 +145,36 @@ type Budgets struct {
 }
 
 // Analytics names the tag manager and analytics tag loaded after the
-// visitor accepts the consent banner; both are optional, and with neither
-// nothing loads, nothing is stored and the CSP allows no third party.
+// visitor accepts the consent banner, and the vendor's hosts; the tags are
+// optional, and with neither nothing loads, nothing is stored and the CSP
+// allows no third party. The engine knows no vendor: the site names the
+// host its scripts load from and the hosts they send to.
 type Analytics struct {
-	TagManager    string `yaml:"tagManager"`    // Google Tag Manager container, GTM-XXXX
-	MeasurementID string `yaml:"measurementId"` // Google Analytics 4 tag, G-XXXX
+	TagManager    string `yaml:"tagManager"`    // a gtm.js container (dataLayer), GTM-XXXX
+	MeasurementID string `yaml:"measurementId"` // a gtag.js tag, G-XXXX
+	// ScriptOrigin serves <origin>/gtm.js and <origin>/gtag/js (script-src);
+	// required with a tag, e.g. https://www.googletagmanager.com.
+	ScriptOrigin string `yaml:"scriptOrigin"`
+	// DataOrigins receive the tags' hits (img-src, connect-src besides
+	// ScriptOrigin), e.g. https://*.google-analytics.com.
+	DataOrigins []string `yaml:"dataOrigins"`
+}
+
+// Meta is the content of the page's <meta name="sitegen-analytics"> that the
+// runtime reads: gtm=<container>;ga=<tag>;host=<script origin>, with the
+// parts configured; "" without a tag.
+func (a Analytics) Meta() string {
+	if !a.Enabled() {
+		return ""
+	}
+	var parts []string
+	if a.TagManager != "" {
+		parts = append(parts, "gtm="+a.TagManager)
+	}
+	if a.MeasurementID != "" {
+		parts = append(parts, "ga="+a.MeasurementID)
+	}
+	return strings.Join(append(parts, "host="+a.ScriptOrigin), ";")
 }
 
 // Enabled reports whether any third-party tag is configured.
@@ -354,6 +379,20 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 	if c.Analytics.MeasurementID != "" && !gaID.MatchString(c.Analytics.MeasurementID) {
 		errs.Add(diag.New(yamlx.Pos(FileName, yamlx.Field(an, "measurementId")), "analytics.measurementId %q is not an analytics measurement ID", c.Analytics.MeasurementID).
 			WithHint("like G-ABC123DEF4"))
+	}
+	switch o := c.Analytics.ScriptOrigin; {
+	case o == "" && c.Analytics.Enabled():
+		errs.Add(diag.New(yamlx.Pos(FileName, an), "analytics: scriptOrigin is required with a tag: the origin gtm.js and gtag/js load from").
+			WithHint("like scriptOrigin: https://www.googletagmanager.com"))
+	case o != "" && (!cspSourceRE.MatchString(o) || strings.Contains(o, "*")):
+		errs.Add(diag.New(yamlx.Pos(FileName, yamlx.Field(an, "scriptOrigin")), "analytics.scriptOrigin %q is not an origin", o).
+			WithHint("like https://www.googletagmanager.com"))
+	}
+	for i, o := range c.Analytics.DataOrigins {
+		if !cspSourceRE.MatchString(o) {
+			errs.Add(diag.New(yamlx.Pos(FileName, yamlx.Index(yamlx.Field(an, "dataOrigins"), i)), "analytics.dataOrigins: %q is not an origin", o).
+				WithHint("like https://*.google-analytics.com"))
+		}
 	}
 	errs.Merge(c.validateForms(root))
 	keys := make([]string, 0, len(c.LegacyPaths))

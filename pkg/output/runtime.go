@@ -3,6 +3,7 @@ package output
 import (
 	"bytes"
 	"html"
+	"slices"
 	"strings"
 
 	"sitegen/pkg/config"
@@ -140,20 +141,14 @@ func IslandNames(is []RSCIsland) []string {
 	return names
 }
 
-// Third-party hosts of the consent-gated tags.
-const (
-	tagManagerHost = "https://www.googletagmanager.com"
-	analyticsHosts = "https://*.google-analytics.com https://*.analytics.google.com"
-)
-
 // AnalyticsSources are the CSP sources the configured analytics need: none
-// without a tag; with one, the tag manager's host for scripts and both
-// hosts for images and connections (GA4 hits from the gtag or from a
-// container's GA4 tags).
+// without a tag; with one, the script origin site.yaml names for scripts,
+// and it and the data origins for images and connections (hits from the
+// tags).
 func AnalyticsSources(a config.Analytics) CSP {
 	if !a.Enabled() {
 		return CSP{}
 	}
-	both := append([]string{tagManagerHost}, strings.Fields(analyticsHosts)...)
-	return CSP{Script: []string{tagManagerHost}, Img: both, Connect: both}
+	both := append([]string{a.ScriptOrigin}, a.DataOrigins...)
+	return CSP{Script: []string{a.ScriptOrigin}, Img: both, Connect: slices.Clone(both)}
 }

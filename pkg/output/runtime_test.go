@@ -17,8 +17,11 @@ func TestAnalyticsSources(t *testing.T) {
 		want []string
 	}{
 		{"none", config.Analytics{}, nil},
-		{"tag manager", config.Analytics{TagManager: "GTM-ABC1234"}, []string{"https://www.googletagmanager.com", "https://*.google-analytics.com", "https://*.analytics.google.com"}},
-		{"analytics", config.Analytics{MeasurementID: "G-ABC1234"}, []string{"https://www.googletagmanager.com", "https://*.google-analytics.com", "https://*.analytics.google.com"}},
+		{"tag manager", config.Analytics{TagManager: "GTM-ABC1234", ScriptOrigin: "https://www.googletagmanager.com", DataOrigins: []string{"https://*.google-analytics.com", "https://*.analytics.google.com"}},
+			[]string{"https://www.googletagmanager.com", "https://*.google-analytics.com", "https://*.analytics.google.com"}},
+		{"analytics", config.Analytics{MeasurementID: "G-ABC1234", ScriptOrigin: "https://www.googletagmanager.com", DataOrigins: []string{"https://*.google-analytics.com"}},
+			[]string{"https://www.googletagmanager.com", "https://*.google-analytics.com"}},
+		{"another vendor", config.Analytics{TagManager: "GTM-ABC1234", ScriptOrigin: "https://tags.example.com"}, []string{"https://tags.example.com"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			csp := AnalyticsSources(c.a).String()
