@@ -7,11 +7,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
 
+	"sitegen/pkg/diag"
 	"sitegen/pkg/esbuildcache"
 	"sitegen/pkg/esbuildmsg"
 	"sitegen/pkg/sitepath"
@@ -23,8 +25,10 @@ const (
 	Public = "/" + sitepath.Assets + "/"
 )
 
-// Entries are the bundled entry points, relative to assets/, when they exist.
-var Entries = []string{"css/main.css", "runtime/runtime.js", "runtime/topbar-now.js"}
+// Entries are the engine's bundled entry points, relative to assets/, when
+// they exist: the site's stylesheet and the client runtime. A site adds its
+// own (site.yaml assets.entries), each bundled on its own.
+var Entries = []string{"css/main.css", "runtime/runtime.js"}
 
 // Result is the bundled assets.
 type Result struct {
@@ -32,16 +36,28 @@ type Result struct {
 	Files map[string][]byte // output path below the root -> bytes
 }
 
-// Bundle bundles the entries found under root/assets.
-func Bundle(root string, minify bool) (*Result, error) { return BundleCached(root, minify, nil) }
+// Bundle bundles the engine's entries found under root/assets and the
+// site's own entries (which must exist).
+func Bundle(root string, minify bool, siteEntries ...string) (*Result, error) {
+	return BundleCached(root, minify, nil, siteEntries...)
+}
 
 // BundleCached is Bundle through a build cache (see pkg/esbuildcache); a
 // nil cache runs esbuild every time.
-func BundleCached(root string, minify bool, c *esbuildcache.Cache) (*Result, error) {
+func BundleCached(root string, minify bool, c *esbuildcache.Cache, siteEntries ...string) (*Result, error) {
 	res := &Result{URLs: map[string]string{}, Files: map[string][]byte{}}
 	var entries []string
 	for _, e := range Entries {
 		if _, err := os.Stat(filepath.Join(root, Dir, e)); err == nil {
+			entries = append(entries, e)
+		}
+	}
+	for _, e := range siteEntries {
+		if _, err := os.Stat(filepath.Join(root, Dir, filepath.FromSlash(e))); err != nil {
+			return nil, diag.New(diag.Pos{File: "site.yaml"}, "assets.entries: no file %s/%s", Dir, e).
+				WithHint("list files under assets/, like scripts/topbar-now.js")
+		}
+		if !slices.Contains(entries, e) {
 			entries = append(entries, e)
 		}
 	}

@@ -447,7 +447,7 @@ func bundle(ctx context.Context, opts Options, root string, fsys fs.FS, cfg *con
 	go func() { // at the same time as the islands
 		defer close(assetsDone)
 		if opts.FS == nil { // a tree from elsewhere has nothing to bundle (diskOnly)
-			if res, err := assets.BundleCached(root, opts.Minify, bundles); err != nil {
+			if res, err := assets.BundleCached(root, opts.Minify, bundles, cfg.Assets.Entries...); err != nil {
 				b.assetsErr = err
 			} else {
 				b.assets = res

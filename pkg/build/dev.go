@@ -220,7 +220,7 @@ func (d *Dev) full(ctx context.Context) (*DevResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	bundled, err := assets.Bundle(d.root, d.opts.Minify)
+	bundled, err := assets.Bundle(d.root, d.opts.Minify, cfg.Assets.Entries...)
 	if err != nil {
 		return nil, err
 	}
@@ -349,7 +349,7 @@ func (d *Dev) Update(ctx context.Context, paths []string) (*DevResult, error) {
 	styleOnly := assetsChanged && len(reparse) == 0 && len(changedTemplates) == 0 && !islandsChanged && len(staticChanged) == 0
 	newAssets := d.assets
 	if assetsChanged {
-		b, err := assets.Bundle(d.root, d.opts.Minify)
+		b, err := assets.Bundle(d.root, d.opts.Minify, d.cfg.Assets.Entries...)
 		if err != nil {
 			return nil, err
 		}

@@ -99,6 +99,15 @@ type Icons struct {
 	Dir string `yaml:"dir"`
 }
 
+// Assets configures the bundles under assets/ besides the engine's
+// (css/main.css, runtime/runtime.js, the islands).
+type Assets struct {
+	// Entries are more scripts or stylesheets, relative to assets/, each
+	// bundled on its own (the template function asset names them), e.g. a
+	// tiny script a template loads before the first paint.
+	Entries []string `yaml:"entries"`
+}
+
 // ErrorPages names the pages served for errors. They stay out of the
 // sitemap and are also written as <id>.html at the root and per locale.
 type ErrorPages struct {
@@ -202,6 +211,7 @@ type Config struct {
 	Islands     Islands           `yaml:"islands"`
 	Markdown    Markdown          `yaml:"markdown"`
 	Icons       Icons             `yaml:"icons"`
+	Assets      Assets            `yaml:"assets"`
 	// Announcement names the data set (<file>.<key>) of the site-wide
 	// announcement that showAnnouncement judges by its start and end
 	// dates; empty means the site has none.
@@ -342,6 +352,12 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 	} else if d := path.Clean(c.Icons.Dir); d != c.Icons.Dir || path.IsAbs(d) || strings.HasPrefix(d, "../") || d == ".." {
 		errs.Addf(yamlx.Pos(FileName, yamlx.Field(yamlx.Field(root, "icons"), "dir")),
 			"icons.dir %q must be a clean path inside the site, like node_modules/lucide-static/icons", c.Icons.Dir)
+	}
+	for i, e := range c.Assets.Entries {
+		if d := path.Clean(e); d != e || path.IsAbs(d) || strings.HasPrefix(d, "../") || (path.Ext(d) != ".js" && path.Ext(d) != ".css") {
+			errs.Addf(yamlx.Pos(FileName, yamlx.Index(yamlx.Field(yamlx.Field(root, "assets"), "entries"), i)),
+				"assets.entries: %q must be a clean path of a .js or .css file under assets/, like scripts/topbar-now.js", e)
+		}
 	}
 	if c.Announcement != "" && !strings.Contains(c.Announcement, ".") {
 		errs.Add(diag.New(at("announcement"), "announcement %q must name a data set as <file>.<key>", c.Announcement).
