@@ -35,14 +35,17 @@ func buildFixture(t *testing.T, src, out string) *Report {
 }
 
 // goldenSites are the fixture sites whose whole output is kept under
-// testdata/golden/<name>: basic (three locales, data sets, redirects) and
-// shop (another schema, English default, islands rendered at build time).
+// testdata/golden/<name>: basic (three locales, data sets, redirects),
+// shop (another schema, English default, islands rendered at build time)
+// and verein (German and Ukrainian, Cyrillic heading ids, two forms of
+// other names and fields, its own islands, no analytics).
 var goldenSites = []struct {
 	name  string
 	pages map[string]int
 }{
 	{"basic", map[string]int{"pl": 5, "en": 5, "de": 5}},
 	{"shop", map[string]int{"en": 3, "fr": 3}},
+	{"verein", map[string]int{"de": 7, "uk": 7}},
 }
 
 // fixtureSite copies a fixture site below dir (tests build a copy, never

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"net/url"
 	"path"
 	"path/filepath"
 	"sort"
@@ -286,6 +287,10 @@ func (c *checker) checkHead(e *route.Entry, p *page, titles map[string]map[strin
 // fragment; ok is false when nothing is served there.
 func (c *checker) resolve(base, href string) (target, frag string, ok bool) {
 	href, frag, _ = strings.Cut(href, "#")
+	// A browser matches the fragment percent-decoded: #%D1%96 finds id="і".
+	if f, err := url.PathUnescape(frag); err == nil {
+		frag = f
+	}
 	href, _, _ = strings.Cut(href, "?")
 	if href == "" {
 		return outPath(base), frag, true

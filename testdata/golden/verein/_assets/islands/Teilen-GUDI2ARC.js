@@ -1,0 +1,1 @@
+import{a as e,b as t,c as o}from"./chunk-JBUIQGWG.js";import"./chunk-VYLROPOV.js";function c({label:a,done:n}){let[i,l]=e(!1),[r,s]=e(!1);return t(()=>s(!!navigator.clipboard),[]),o("button",{type:"button",className:"teilen",disabled:!r,onClick:()=>navigator.clipboard.writeText(location.href).then(()=>l(!0)),children:i?n:a})}export{c as default};
