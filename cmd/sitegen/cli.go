@@ -22,7 +22,6 @@ import (
 	"sitegen/pkg/config"
 	"sitegen/pkg/devserver"
 	"sitegen/pkg/diag"
-	"sitegen/pkg/forms"
 	"sitegen/pkg/images"
 	"sitegen/pkg/memlimit"
 	"sitegen/pkg/output"
@@ -380,15 +379,8 @@ build stays served. Nothing is written to disk.`,
 				return err
 			}
 			defer os.RemoveAll(dir)
-			for _, name := range srv.Glob(forms.SchemaFile("*")) {
-				b, _ := srv.File(name)
-				p := filepath.Join(dir, filepath.FromSlash(name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					return err
-				}
-				if err := os.WriteFile(p, b, 0o644); err != nil {
-					return err
-				}
+			if err := writeSchemas(srv, dir); err != nil {
+				return err
 			}
 			handler, closeForms, err := mountForms(cmd.Context(), srv, dir, formsDB, dir, log, stdout)
 			if err != nil {

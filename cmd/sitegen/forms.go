@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"sitegen/pkg/devserver"
 	"sitegen/pkg/forms"
 )
 
@@ -291,6 +292,22 @@ func newFormsRelease(stdout io.Writer) *cobra.Command {
 	cmd.Flags().BoolVar(&mail, "mail", true, "queue the notification e-mail")
 	cmd.Flags().BoolVar(&webhook, "webhook", false, "queue the webhook")
 	return cmd
+}
+
+// writeSchemas copies the form schemas of the build the dev server holds in
+// memory into dir, where mountForms reads them.
+func writeSchemas(srv *devserver.Server, dir string) error {
+	for _, name := range srv.Glob(forms.SchemaFile("*")) {
+		b, _ := srv.File(name)
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			return fmt.Errorf("write the form schema: %w", err)
+		}
+	}
+	return nil
 }
 
 // mountForms puts the handler of each form whose schema the build wrote

@@ -9,9 +9,11 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"sitegen/pkg/build"
+	"sitegen/pkg/devserver"
 	"sitegen/pkg/forms"
 )
 
@@ -52,5 +54,80 @@ func TestServeMountsFormHandler(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(forms.SchemaFile("demo")))); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestServeMountsEveryForm: `sitegen serve` on the verein fixture (two
+// forms of other names) mounts a handler per form at its own endpoint, each
+// sending the visitor to its own thank-you page in their language, and
+// serves the site (Cyrillic heading ids included) everywhere else.
+func TestServeMountsEveryForm(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "verein")
+	if err := os.CopyFS(src, os.DirFS("../../testdata/sites/verein")); err != nil {
+		t.Fatal(err)
+	}
+	nm, err := filepath.Abs("../../node_modules")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(nm, "preact")); err != nil {
+		t.Skip("node_modules not installed (run make setup)")
+	}
+	if err := os.Symlink(nm, filepath.Join(src, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv, err := devserver.New(ctx, devserver.Options{Build: build.Options{Source: src, Date: "2026-01-01", Minify: true}, Out: io.Discard, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	dir := t.TempDir()
+	if err := writeSchemas(srv, dir); err != nil {
+		t.Fatal(err)
+	}
+	var said strings.Builder
+	h, closeForms, err := mountForms(ctx, srv, dir, "", dir, log, &said)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeForms()
+	hs := httptest.NewServer(h)
+	defer hs.Close()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, c := range []struct {
+		path   string
+		values url.Values
+		want   string
+	}{
+		{"/api/mitglied", url.Values{"vorname": {"Olena"}, "nachname": {"Kowal"}, "email": {"olena@example.com"}, "satzung": {"yes"}, "lang": {"uk"}}, "/uk/diakuiemo/chlenstvo/"},
+		{"/api/newsletter", url.Values{"email": {"jan@example.com"}, "newsletter": {"yes"}, "lang": {"de"}}, "/de/danke/newsletter/"},
+	} {
+		res, err := client.PostForm(hs.URL+c.path, c.values)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != c.want {
+			t.Errorf("POST %s: %d %q, want 303 %s", c.path, res.StatusCode, res.Header.Get("Location"), c.want)
+		}
+	}
+	for _, db := range []string{"mitglied.db", "newsletter.db"} {
+		if _, err := os.Stat(filepath.Join(dir, db)); err != nil {
+			t.Errorf("each form keeps its own database: %v", err)
+		}
+	}
+	res, err := http.Get(hs.URL + "/uk/pro-nas/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(b), `id="статут-і-внесок"`) {
+		t.Errorf("GET /uk/pro-nas/: %d %.300s", res.StatusCode, b)
+	}
+	if _, _, err := mountForms(ctx, srv, dir, "sqlite:"+filepath.Join(dir, "one.db"), dir, log, io.Discard); err == nil {
+		t.Error("--forms-db with two forms was accepted")
 	}
 }
