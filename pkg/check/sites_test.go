@@ -1,0 +1,53 @@
+package check
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// vereinCopy copies the verein fixture site (German and Ukrainian) with the
+// repository's node_modules linked in.
+func vereinCopy(t *testing.T) string {
+	t.Helper()
+	nm, err := filepath.Abs("../../node_modules")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(nm, "preact")); err != nil {
+		t.Skip("node_modules not installed (run make setup)")
+	}
+	dir := filepath.Join(t.TempDir(), "verein")
+	if err := os.CopyFS(dir, os.DirFS("../../testdata/sites/verein")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(nm, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestCyrillicAnchors: the verein fixture links to Cyrillic heading ids
+// (written percent-encoded in the href, as goldmark writes them); the check
+// finds them as a browser does, and reports one that names no heading at
+// the Markdown source.
+func TestCyrillicAnchors(t *testing.T) {
+	dir := vereinCopy(t)
+	if rep := run(t, dir, nil); len(rep.Findings) != 0 {
+		t.Fatalf("the verein fixture has findings:\n%s", findingsText(rep))
+	}
+	p := filepath.Join(dir, "content/uk/ueber-uns.md")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(b), "(#статут-і-внесок)", "(#статут)", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := run(t, dir, nil)
+	if len(rep.Findings) != 1 || rep.Findings[0].Kind != KindAnchor || rep.Findings[0].File != "content/uk/ueber-uns.md" ||
+		rep.Findings[0].Line != 9 || !strings.Contains(rep.Findings[0].Message, `"статут"`) {
+		t.Errorf("a link to a missing Cyrillic anchor:\n%s", findingsText(rep))
+	}
+}
