@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -49,9 +50,10 @@ func applyEnv(fs *pflag.FlagSet) error {
 func newForms(stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "forms",
-		Short: "Run and operate the demo-request handler (serve, export, purge, erase, release)",
-		Long: `The demo-request handler takes the site's form posts, stores them durably
-(SQLite or PostgreSQL) and notifies the sales team (SMTP, signed webhook).
+		Short: "Run and operate a form's handler (serve, export, purge, erase, release)",
+		Long: `The form handler takes the posts of one of the site's forms (its schema, as
+the build wrote it), stores them durably (SQLite or PostgreSQL) and notifies
+the team (SMTP, signed webhook). Run one handler, with its own database, per form.
 Every flag can also be set by an environment variable: SITEGEN_FORMS_ and the
 flag name in capitals (--db: SITEGEN_FORMS_DB).`,
 		Args: cobra.NoArgs,
@@ -106,6 +108,13 @@ func newFormsServe(stdout, stderr io.Writer) *cobra.Command {
 			if cfg.RatePerMinute < 0 || maxBody <= 0 {
 				return usageError{fmt.Errorf("--rate must be ≥ 0 and --max-body > 0")}
 			}
+			if cfg.SchemaPath == "" {
+				p, err := defaultSchema()
+				if err != nil {
+					return usageError{err}
+				}
+				cfg.SchemaPath = p
+			}
 			cfg.MaxBody = int64(maxBody)
 			cfg.Mail.To = mailTo
 			cfg.Log = slog.New(slog.NewJSONHandler(stderr, nil))
@@ -118,7 +127,7 @@ func newFormsServe(stdout, stderr io.Writer) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&cfg.Listen, "listen", "127.0.0.1:8080", "address to listen on")
 	dbFlag(cmd, &cfg.DB)
-	f.StringVar(&cfg.SchemaPath, "schema", "public/_forms/demo.schema.json", "the form schema the site build wrote")
+	f.StringVar(&cfg.SchemaPath, "schema", "", "the form schema the site build wrote (default: the only one in public/_forms)")
 	f.StringVar(&cfg.Mail.URL, "smtp", "", "SMTP server for the notification e-mail: smtp://[user:pass@]host:port[?tls=none|starttls|tls]")
 	f.StringVar(&cfg.Mail.From, "mail-from", "", "sender address of the notification e-mail")
 	f.StringSliceVar(&mailTo, "mail-to", nil, "the sales team's address(es), comma-separated")
@@ -292,6 +301,22 @@ func newFormsRelease(stdout io.Writer) *cobra.Command {
 	cmd.Flags().BoolVar(&mail, "mail", true, "queue the notification e-mail")
 	cmd.Flags().BoolVar(&webhook, "webhook", false, "queue the webhook")
 	return cmd
+}
+
+// defaultSchema is the schema in public/_forms when the site has exactly one
+// form.
+func defaultSchema() (string, error) {
+	paths, err := filepath.Glob(filepath.Join("public", filepath.FromSlash(forms.SchemaFile("*"))))
+	if err != nil {
+		return "", err
+	}
+	switch len(paths) {
+	case 0:
+		return "", errors.New("--schema: no form schema in public/_forms; build the site first or name the schema file")
+	case 1:
+		return paths[0], nil
+	}
+	return "", fmt.Errorf("--schema: the site has %d forms (%s): run one handler per form, each with its own --schema and --db", len(paths), strings.Join(paths, ", "))
 }
 
 // writeSchemas copies the form schemas of the build the dev server holds in
