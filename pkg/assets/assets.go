@@ -55,7 +55,7 @@ func BundleCached(root string, minify bool, c *esbuildcache.Cache, siteEntries .
 	for _, e := range siteEntries {
 		if _, err := os.Stat(filepath.Join(root, Dir, filepath.FromSlash(e))); err != nil {
 			return nil, diag.New(diag.Pos{File: "site.yaml"}, "assets.entries: no file %s/%s", Dir, e).
-				WithHint("list files under assets/, like scripts/topbar-now.js")
+				WithHint("list files under assets/, like runtime/topbar-now.js")
 		}
 		if !slices.Contains(entries, e) {
 			entries = append(entries, e)

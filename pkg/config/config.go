@@ -356,7 +356,7 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 	for i, e := range c.Assets.Entries {
 		if d := path.Clean(e); d != e || path.IsAbs(d) || strings.HasPrefix(d, "../") || (path.Ext(d) != ".js" && path.Ext(d) != ".css") {
 			errs.Addf(yamlx.Pos(FileName, yamlx.Index(yamlx.Field(yamlx.Field(root, "assets"), "entries"), i)),
-				"assets.entries: %q must be a clean path of a .js or .css file under assets/, like scripts/topbar-now.js", e)
+				"assets.entries: %q must be a clean path of a .js or .css file under assets/, like runtime/topbar-now.js", e)
 		}
 	}
 	if c.Announcement != "" && !strings.Contains(c.Announcement, ".") {

@@ -60,3 +60,17 @@ func TestFormDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestAssetEntries: a site's own asset entries are clean paths of scripts or
+// stylesheets under assets/.
+func TestAssetEntries(t *testing.T) {
+	c, err := Parse([]byte(base + "assets:\n  entries: [runtime/topbar-now.js, css/print.css]\n"))
+	if err != nil || len(c.Assets.Entries) != 2 {
+		t.Fatalf("%v %v", c.Assets, err)
+	}
+	for _, bad := range []string{"../x.js", "/abs.js", "a//b.js", "img/logo.png"} {
+		if _, err := Parse([]byte(base + "assets:\n  entries: [" + bad + "]\n")); err == nil || !strings.Contains(err.Error(), "site.yaml:6") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
