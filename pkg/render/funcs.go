@@ -205,6 +205,7 @@ func (r *Renderer) funcs(st *execState) template.FuncMap {
 		"dateStatus": r.dateStatus,
 		"daysSince":  r.daysSince,
 		"fileSize":   func(v any) (string, error) { return r.fileSize(v, st.lang) },
+		"number":     func(v any, decimals ...int) (string, error) { return formatNumber(v, st.lang, decimals...) },
 		"fileExt": func(v any) string {
 			return strings.TrimPrefix(strings.ToLower(path.Ext(fmt.Sprint(v))), ".")
 		},
@@ -651,6 +652,25 @@ func (r *Renderer) fileSize(v any, lang string) (string, error) {
 		return "", fmt.Errorf("fileSize: no static file %s under %s", p, r.opts.StaticDir)
 	}
 	return humanSize(st.Size(), lang), nil
+}
+
+// formatNumber writes a number with the locale's decimal separator and
+// grouping (golang.org/x/text): 12,345.5 in English, 12 345,5 in Polish or
+// Ukrainian, 12.345,5 in German; decimals fixes the digits after the point.
+func formatNumber(v any, lang string, decimals ...int) (string, error) {
+	var opts []number.Option
+	if len(decimals) > 0 {
+		if decimals[0] < 0 || decimals[0] > 10 || len(decimals) > 1 {
+			return "", fmt.Errorf("number: give at most one count of decimals, 0 to 10")
+		}
+		opts = append(opts, number.MinFractionDigits(decimals[0]), number.MaxFractionDigits(decimals[0]))
+	}
+	switch v.(type) {
+	case int, int64, float64:
+	default:
+		return "", fmt.Errorf("number: %v (%T) is not a number", v, v)
+	}
+	return message.NewPrinter(language.Make(lang)).Sprint(number.Decimal(v, opts...)), nil
 }
 
 // humanSize writes a byte count in B, KB or MB (one decimal) with the

@@ -29,3 +29,27 @@ func TestHumanSizeByLocale(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberByLocale: the number template function formats by locale.
+func TestNumberByLocale(t *testing.T) {
+	for _, c := range []struct {
+		lang string
+		v    any
+		dec  []int
+		want string
+	}{
+		{"en", 12345, nil, "12,345"},
+		{"de", 12345.5, nil, "12.345,5"},
+		{"uk", 12345.5, nil, "12\u00a0345,5"},
+		{"pl", 3.14159, []int{2}, "3,14"},
+		{"en", int64(7), []int{1}, "7.0"},
+	} {
+		got, err := formatNumber(c.v, c.lang, c.dec...)
+		if err != nil || got != c.want {
+			t.Errorf("number %v in %s = %q, %v; want %q", c.v, c.lang, got, err, c.want)
+		}
+	}
+	if _, err := formatNumber("12", "en"); err == nil {
+		t.Error("a string was formatted as a number")
+	}
+}
