@@ -26,7 +26,7 @@ var hoistSafe = map[string]bool{
 	"dict": true, "list": true, "append": true, "add": true, "sub": true, "mul": true, "mod": true,
 	"seq": true, "default": true, "join": true, "split": true, "lower": true, "upper": true,
 	"contains": true, "hasPrefix": true, "trim": true, "safeHTML": true, "jsonify": true,
-	"slugify": true, "str": true, "fileExt": true, "dateStatus": true, "daysSince": true,
+	"slugify": true, "str": true, "fileExt": true, "dateStatus": true, "daysSince": true, "number": true,
 }
 
 // hoistUnsafe lists the template functions that keep a region from being
