@@ -78,6 +78,8 @@ func TestRuntime(t *testing.T) {
 		{"Topbar", rs.testTopbar},
 		{"StartTasks", rs.testStartTasks},
 		{"RuntimeFailing", rs.testRuntimeFailing},
+		{"IslandLoader", rs.testIslandLoader},
+		{"PageResources", rs.testPageResources},
 		{"Screenshots", rs.testScreenshots},
 	} {
 		t.Run(st.name, st.fn)
@@ -1173,7 +1175,7 @@ func (rs *runtimeSuite) testStartTasks(t *testing.T) {
 	for _, m := range marks {
 		names = append(names, m.Name)
 	}
-	if want := "navigation prefetch analytics worker fonts build"; strings.Join(names, " ") != want {
+	if want := "navigation prefetch analytics worker fonts resources build"; strings.Join(names, " ") != want {
 		t.Fatalf("start marks %q, want %q in that order", names, want)
 	}
 	for i := 1; i < len(marks); i++ {
