@@ -287,7 +287,7 @@ func (rs *runtimeSuite) testSwap(t *testing.T) {
 		t.Errorf("a swap within one locale fetched %d slices", n)
 	}
 	tb.waitJS(`location.pathname === '/pl/o-nas/kontakt/' && document.querySelector('main #demo-form')`, 2*time.Second, "the contact page's content")
-	tb.waitJS(`document.querySelector('main sg-island[data-island="RotatingText"][data-hydrated]')`, 5*time.Second, "the swapped-in RotatingText island to hydrate")
+	tb.waitJS(`document.querySelector('main sg-island[data-island="DemoForm"][data-hydrated]')`, 5*time.Second, "the swapped-in DemoForm island to hydrate")
 	head := jsEval[map[string]string](tb, `({title: document.title, canonical: document.querySelector('link[rel=canonical]').href,
 	  lang: document.documentElement.lang, en: document.querySelector('link[rel=alternate][hreflang=en]').href,
 	  sw: document.querySelector('.lang-switch a[hreflang=en]').getAttribute('href'), body: document.body.className,

@@ -248,9 +248,15 @@ function onClick(e) {
 
 function onPop(e) {
   const key = e.state && e.state.key;
+  // An entry of the page we show: a #hash (the browser scrolls to it), or
+  // one an island pushed (JobsList's job details) and went back from. The
+  // page is there already: a swap would replace the island mid-way (and
+  // take the focus it gives back).
+  if (here() === state.path) {
+    if (key) state.key = key;
+    return;
+  }
   if (!key) {
-    // A #hash entry of the page we show (the browser scrolls to it).
-    if (here() === state.path) return;
     state.key = newKey();
     history.replaceState({ key: state.key }, '');
   } else {
