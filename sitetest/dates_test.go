@@ -39,7 +39,9 @@ func TestDatesKeptHonest(t *testing.T) {
 	} {
 		past, upcoming := 0, 0
 		for _, li := range findAll(read(c.events), func(n *html.Node) bool { return strings.Contains(brAttr(n, "class"), "timeline__item ") }) {
-			signups := len(findAll(li, func(n *html.Node) bool { return n.Data == "a" && strings.Contains(brAttr(n, "class"), "timeline__signup-link") }))
+			signups := len(findAll(li, func(n *html.Node) bool {
+				return n.Data == "a" && strings.Contains(brAttr(n, "class"), "timeline__signup-link")
+			}))
 			date := brText(findAll(li, func(n *html.Node) bool { return n.Data == "time" })[0])
 			if strings.Contains(brAttr(li, "class"), "timeline__item--past") {
 				past++
