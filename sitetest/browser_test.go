@@ -142,6 +142,7 @@ func TestBrowser(t *testing.T) {
 		{"PrefetchWhenIdle", s.testPrefetchWhenIdle},
 		{"FormFirst", s.testFormFirst},
 		{"NoBrokenWords", s.testNoBrokenWords},
+		{"PeopleRows", s.testPeopleRows},
 	})
 	t.Logf("browser suite took %v", time.Since(start).Round(time.Millisecond))
 }

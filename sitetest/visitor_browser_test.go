@@ -106,3 +106,60 @@ func (s *browserSuite) testNoBrokenWords(t *testing.T) {
 		}
 	}
 }
+
+// peopleRowsJS reports, for every list of people on the page, what is wrong
+// with its rows: a row that leaves part of the list's width empty, cards of
+// one row with different heights, a person without a drawn portrait of the
+// site's one style (assets/static/img/team, tools/avatars; alt="" where the
+// card's heading next to it names the person).
+const peopleRowsJS = `(async () => {
+  const out = [];
+  const drawn = new Map(); // portrait URL -> a drawn face, not initials set in type
+  for (const list of document.querySelectorAll('.people, .contacts')) {
+    const cards = [...list.children];
+    const lb = list.getBoundingClientRect();
+    const rows = new Map();
+    for (const c of cards) {
+      const r = c.getBoundingClientRect();
+      const key = Math.round(r.top);
+      if (!rows.has(key)) rows.set(key, []);
+      rows.get(key).push(r);
+      const img = c.querySelector('img');
+      if (!img || !/\/img\/team\/[a-z-]+\.svg$/.test(new URL(img.currentSrc || img.src).pathname) || !img.hasAttribute('alt')) {
+        out.push((list.parentElement.closest('[id]') || {}).id + ': ' + (c.querySelector('h3') || c).textContent.trim() + ' has no drawn portrait (with an alt attribute)');
+      } else if (!drawn.has(img.src)) {
+        drawn.set(img.src, fetch(img.src).then((r) => r.text()).then((svg) => !/<text[\s>]/.test(svg) && /<ellipse/.test(svg)));
+      }
+    }
+    for (const [top, rs] of rows) {
+      const left = Math.min(...rs.map((r) => r.left)), right = Math.max(...rs.map((r) => r.right));
+      if (left - lb.left > 2 || lb.right - right > 2) out.push(list.className + ': the row at ' + top + ' px fills ' + Math.round(right - left) + ' of ' + Math.round(lb.width) + ' px');
+      const hs = rs.map((r) => Math.round(r.height));
+      if (Math.max(...hs) - Math.min(...hs) > 1) out.push(list.className + ': the row at ' + top + ' px has cards of heights ' + hs.join(', '));
+    }
+  }
+  for (const [src, ok] of drawn) if (!(await ok)) out.push(new URL(src).pathname + ' is not a drawn portrait (initials in type, or no face)');
+  return out;
+})()`
+
+// testPeopleRows: at 390, 768 and 1280 px every row of people fills its
+// list's width with cards of one height, each with a drawn portrait
+// (issue 26 point 2).
+func (s *browserSuite) testPeopleRows(t *testing.T) {
+	for _, w := range []int64{mobileWidth, 768, desktopWidth} {
+		for _, p := range []string{"/pl/o-nas/zespol/", "/en/about-us/team/", "/pl/dla-inwestorow/informacje-ogolne/", "/pl/o-nas/kontakt/"} {
+			t.Run(fmt.Sprintf("%d%s", w, p), func(t *testing.T) {
+				tb := s.newTab(t, tabOptions{width: w, consent: "reject"})
+				defer tb.release()
+				tb.navigate(p, 200)
+				jsEval[bool](tb, `document.fonts.ready.then(() => true)`)
+				if n := jsEval[int](tb, `document.querySelectorAll('.people > *, .contacts > *').length`); n == 0 {
+					t.Fatalf("%s shows no people", p)
+				}
+				if bad := jsEval[[]string](tb, peopleRowsJS); len(bad) > 0 {
+					t.Errorf("%s at %d px: %q", p, w, bad)
+				}
+			})
+		}
+	}
+}
