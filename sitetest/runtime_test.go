@@ -655,9 +655,12 @@ func (rs *runtimeSuite) testBuildIdentity(t *testing.T) {
 
 // prefetchTimes reads the page-data fetches (resource timing, ms since the
 // navigation start) and the moment the first link was queued.
+// (The page's own page data is no prefetch: the runtime asks for it once,
+// with HEAD, to check the page's resources.)
 const prefetchTimes = `(() => ({
   queued: (performance.getEntriesByName('sg-prefetch-queued')[0] || {}).startTime || -1,
-  fetches: performance.getEntriesByType('resource').filter((e) => e.name.includes('/page-data/') && !e.name.includes('app-data') && !e.name.includes('-rsc'))
+  fetches: performance.getEntriesByType('resource').filter((e) => e.name.includes('/page-data/') && !e.name.includes('app-data') && !e.name.includes('-rsc') &&
+      new URL(e.name).pathname !== '/page-data' + location.pathname + 'page-data.json')
     .map((e) => ({ url: new URL(e.name).pathname, at: e.startTime })),
 }))()`
 
