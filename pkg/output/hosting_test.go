@@ -187,13 +187,25 @@ var locales404 = []NotFound{{Prefix: "/pl", Page: "/pl/404.html"}, {Page: "/404.
 // TestRedirectsLocale404: unknown paths under each locale get that locale's
 // 404 page; the alias rules come first, the catch-all last.
 func TestRedirectsLocale404(t *testing.T) {
-	b, err := Redirects([]route.Redirect{{From: "/old/", To: "/pl/new/"}}, locales404)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "/old /pl/new/ 301\n/old/ /pl/new/ 301\n/en/* /en/404.html 404\n/pl/* /pl/404.html 404\n/* /404.html 404\n"
-	if string(b) != want {
-		t.Errorf("_redirects =\n%s\nwant\n%s", b, want)
+	rs := []route.Redirect{{From: "/old/", To: "/pl/new/"}}
+	for _, tc := range []struct {
+		host Host
+		want string
+	}{
+		{HostNetlify, "/.sitegen-manifest.json /404.html 404!\n/_forms/* /404.html 404!\n" +
+			"/old /pl/new/ 301\n/old/ /pl/new/ 301\n/en/* /en/404.html 404\n/pl/* /pl/404.html 404\n/* /404.html 404\n"},
+		// Cloudflare Pages rejects a 404 status and finds the nearest
+		// 404.html itself; private files are rewritten to a missing path.
+		{HostCloudflare, "/.sitegen-manifest.json /_sitegen/not-published 200\n/_forms/* /_sitegen/not-published 200\n" +
+			"/old /pl/new/ 301\n/old/ /pl/new/ 301\n"},
+	} {
+		b, err := Redirects(tc.host, rs, locales404)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != tc.want {
+			t.Errorf("%s: _redirects =\n%s\nwant\n%s", tc.host, b, tc.want)
+		}
 	}
 }
 
@@ -242,14 +254,15 @@ func rejects(t *testing.T, alias, want string) {
 }
 
 var writers = map[string]func([]route.Redirect) ([]byte, error){
-	"_redirects": func(rs []route.Redirect) ([]byte, error) { return Redirects(rs, locales404) },
-	"nginx":      func(rs []route.Redirect) ([]byte, error) { return Nginx("test", testRules, rs, locales404) },
+	"_redirects": func(rs []route.Redirect) ([]byte, error) { return Redirects(HostNetlify, rs, locales404) },
+	"nginx":      func(rs []route.Redirect) ([]byte, error) { return Nginx("test", testRules, rs, locales404, nil) },
+	"htaccess":   func(rs []route.Redirect) ([]byte, error) { return Htaccess("test", testRules, rs, locales404, nil) },
 }
 
 // checkBoth returns the writers' error; they must agree on what they accept.
 func checkBoth(rs []route.Redirect) error {
-	_, e1 := Redirects(rs, locales404)
-	_, e2 := Nginx("test", testRules, rs, locales404)
+	_, e1 := Redirects(HostNetlify, rs, locales404)
+	_, e2 := Nginx("test", testRules, rs, locales404, nil)
 	if (e1 == nil) != (e2 == nil) {
 		return fmt.Errorf("writers disagree: _redirects %v, nginx %v", e1, e2)
 	}
@@ -260,7 +273,7 @@ func checkBoth(rs []route.Redirect) error {
 // and carries the redirects, 404 pages and headers of the rule table.
 func TestNginxReadsBack(t *testing.T) {
 	rs := []route.Redirect{{From: "/old/", To: "/pl/new/"}, {From: "/en/index", To: "/en/"}}
-	b, err := Nginx("test", testRules, rs, locales404)
+	b, err := Nginx("test", testRules, rs, locales404, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +289,8 @@ func TestNginxReadsBack(t *testing.T) {
 	if !reflect.DeepEqual(got.NotFound, wantNF) {
 		t.Errorf("404 pages = %v", got.NotFound)
 	}
-	if !reflect.DeepEqual(got.Headers[""], HeadersFor(testRules, "/")) {
+	// Pages get Revalidate: nginx would send no Cache-Control.
+	if !reflect.DeepEqual(got.Headers[""], append(HeadersFor(testRules, "/"), Revalidate)) {
 		t.Errorf("server headers = %v", got.Headers[""])
 	}
 	if !reflect.DeepEqual(got.Headers["^~ /_assets/"], HeadersFor(testRules, "/_assets/x.js")) {
@@ -341,8 +355,8 @@ func FuzzRedirectWriters(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, from, to string) {
 		rs := []route.Redirect{{From: from, To: to}, {From: "/fixed", To: "/pl/"}}
-		red, e1 := Redirects(rs, locales404)
-		ngx, e2 := Nginx("test", testRules, rs, locales404)
+		red, e1 := Redirects(HostNetlify, rs, locales404)
+		ngx, e2 := Nginx("test", testRules, rs, locales404, nil)
 		if (e1 == nil) != (e2 == nil) {
 			t.Fatalf("writers disagree on %q -> %q: _redirects %v, nginx %v", from, to, e1, e2)
 		}
@@ -363,6 +377,10 @@ func FuzzRedirectWriters(f *testing.F) {
 				got[r.From] = r.To
 			case "404":
 				notFound = append(notFound, r.From+" "+r.To)
+			case "404!": // the private files
+				if !Private(strings.TrimSuffix(r.From, "*")) {
+					t.Fatalf("forced 404 on a public path: %v", r)
+				}
 			default:
 				t.Fatalf("unexpected rule %v", r)
 			}
