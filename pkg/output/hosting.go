@@ -203,7 +203,7 @@ func Redirects(h Host, rs []route.Redirect, nf []NotFound) ([]byte, error) {
 		return nil, err
 	}
 	var b strings.Builder
-	for _, p := range privateRules() {
+	for _, p := range privateRules(h) {
 		switch h {
 		case HostCloudflare:
 			fmt.Fprintf(&b, "%s %s 200\n", p, missingPath)
@@ -211,8 +211,14 @@ func Redirects(h Host, rs []route.Redirect, nf []NotFound) ([]byte, error) {
 			fmt.Fprintf(&b, "%s %s 404!\n", p, notFoundOf(pages, p))
 		}
 	}
+	// Netlify serves an existing file before a rule without "!", and some
+	// aliases have one: /en/index is /en/index.html, the home page itself.
+	status := "301"
+	if h == HostNetlify {
+		status = "301!"
+	}
 	for _, r := range rules {
-		fmt.Fprintf(&b, "%s %s 301\n", r[0], r[1])
+		fmt.Fprintf(&b, "%s %s %s\n", r[0], r[1], status)
 	}
 	if h != HostCloudflare {
 		for _, n := range pages {

@@ -113,10 +113,13 @@ func (h Host) RuleFiles(in HostInput) (map[string][]byte, error) {
 }
 
 // privateRules are the private paths a _redirects file must hide, as rule
-// patterns ("/_forms/*"): the host never serves its own _headers and
-// _redirects, and writes no other host's rules.
-func privateRules() []string {
+// patterns ("/_forms/*"). Netlify never serves its own _headers and
+// _redirects; wrangler pages dev does (Cloudflare does not upload them).
+func privateRules(h Host) []string {
 	out := []string{"/" + ManifestName}
+	if h == HostCloudflare {
+		out = append(out, "/"+sitepath.Headers, "/"+sitepath.Redirects)
+	}
 	for _, p := range privatePrefixes {
 		out = append(out, p+"*")
 	}
