@@ -167,7 +167,7 @@ func Suite(t *testing.T, base string, site Site) {
 				return err
 			}
 			rel, _ := filepath.Rel(site.Out, filepath.Dir(p))
-			if rel == "." || strings.HasPrefix(rel, "_") || site.Redirects["/"+filepath.ToSlash(rel)+"/"] != "" {
+			if rel == "." || strings.HasPrefix(rel, "_") || site.Redirects["/"+filepath.ToSlash(rel)] != "" {
 				return nil
 			}
 			if _, err := os.Stat(filepath.Join(site.Out, rel+".html")); err == nil {
