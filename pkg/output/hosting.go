@@ -153,6 +153,9 @@ func redirectRules(rs []route.Redirect) ([][2]string, error) {
 		if from == "" {
 			return nil, &RulePathError{Path: r.From, Reason: "the site root cannot redirect", Redirect: &sorted[i]}
 		}
+		if Private(from) || Private(from+"/") {
+			return nil, &RulePathError{Path: r.From, Reason: "it is a private file of the output", Redirect: &sorted[i]}
+		}
 		if seen[from] {
 			return nil, &RulePathError{Path: r.From, Reason: "it is redirected twice", Redirect: &sorted[i]}
 		}
