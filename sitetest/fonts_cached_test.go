@@ -3,6 +3,8 @@ package sitetest
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -20,14 +22,17 @@ import (
 // tokens name only the metric-matched local faces, and the web fonts only
 // under :root.sg-fonts (set before the first paint by an inline script in
 // the head when the runtime recorded that it fetched them, TestBrowser/
-// FontsAfterLoad) and when scripting is off; and the CSP in _headers and
-// _nginx.conf allows that inline script by its hash.
+// FontsAfterLoad) and when scripting is off; and the CSP in _headers,
+// _nginx.conf and .htaccess allows that inline script by its hash.
 func TestWebFontsOnlyWhenCached(t *testing.T) {
 	out := site(t)
 	policies := map[string]string{}
-	for _, f := range []string{"_headers", "_nginx.conf"} {
+	// The host's rule files (site.yaml's host): whichever it has.
+	for _, f := range []string{"_headers", "_nginx.conf", ".htaccess"} {
 		b, err := os.ReadFile(filepath.Join(out, f))
-		if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
 			t.Fatal(err)
 		}
 		m := regexp.MustCompile(`script-src ([^;"\n]*)`).FindStringSubmatch(string(b))

@@ -163,6 +163,9 @@ func buildFlags(cmd *cobra.Command, o *build.Options) {
 			o.CacheDir = ""
 		}
 	}
+	if cmd.Name() != "serve" { // serve's --host is the interface it listens on
+		cmd.Flags().StringVar(&o.Host, "host", "", "the host that serves the output: "+strings.Join(config.HostNames, ", ")+" (default: site.yaml's host, else static)")
+	}
 	cmd.Flags().StringVar(&o.ImageCache, "image-cache", "", "folder of encoded images kept between builds (default <source>/.cache/sitegen/images)")
 }
 
@@ -184,6 +187,9 @@ func checkOpts(o *build.Options, args []string) error {
 		if _, err := config.CheckBaseURL(o.BaseURL); err != nil {
 			return usageError{fmt.Errorf("--base-url %v", err)}
 		}
+	}
+	if err := config.CheckHost(o.Host); err != nil {
+		return usageError{fmt.Errorf("--host: %v", err)}
 	}
 	return nil
 }

@@ -55,6 +55,7 @@ type Options struct {
 	Source  string // site root
 	Out     string // output directory
 	BaseURL string // overrides site.yaml's baseURL when set
+	Host    string // overrides site.yaml's host when set (output.Hosts)
 	Drafts  bool
 	// Date (YYYY-MM-DD) is the day announcements are judged against; empty
 	// means today. It is the only clock a build reads.
@@ -272,6 +273,13 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 			errs.Addf(diag.Pos{}, "--base-url %v", err)
 		} else {
 			cfg.BaseURL = b
+		}
+	}
+	if opts.Host != "" {
+		if _, err := output.ParseHost(opts.Host); err != nil {
+			errs.Addf(diag.Pos{}, "--host: %v", err)
+		} else {
+			cfg.Host = opts.Host
 		}
 	}
 	langs := make([]string, len(cfg.Locales))
@@ -927,7 +935,7 @@ feed:
 		return nil, errs.Err()
 	}
 
-	for _, rd := range s.Plan.Redirects {
+	for _, rd := range s.redirectPages() {
 		b, err := s.redirectPage(rd)
 		if err != nil {
 			return nil, err
@@ -1036,18 +1044,51 @@ func (s *Site) redirectPage(rd route.Redirect) ([]byte, error) {
 	return s.html.HTML(b)
 }
 
-// writeHostingRules writes _redirects, _headers and the nginx snippet.
-func (s *Site) writeHostingRules(writeFile func(string, []byte), notFound []output.NotFound) error {
-	redirects, err := output.Redirects(s.Plan.Redirects, notFound)
-	if err == nil {
-		var nginx []byte
-		rules := output.HeaderRules(s.policy())
-		if nginx, err = output.Nginx(Version, rules, s.Plan.Redirects, notFound); err == nil {
-			writeFile(sitepath.Redirects, redirects)
-			writeFile(sitepath.Headers, output.Headers(rules))
-			writeFile(output.NginxName, nginx)
-			return nil
+// host is the software that serves the output (site.yaml's host, or
+// --host); config.Parse and the flag checked its name.
+func (s *Site) host() output.Host {
+	h, err := output.ParseHost(s.Config.Host)
+	if err != nil {
+		return output.DefaultHost
+	}
+	return h
+}
+
+// redirectPages are the redirects that get a meta-refresh page: all of
+// them on a host that cannot redirect, none where the host answers the
+// redirect itself (a page there would shadow the rule).
+func (s *Site) redirectPages() []route.Redirect {
+	if !s.host().RedirectPages() {
+		return nil
+	}
+	return s.Plan.Redirects
+}
+
+// serverErrorPages are the 500 pages per locale prefix, like notFound.
+func (s *Site) serverErrorPages() []output.NotFound {
+	var out []output.NotFound
+	def := s.Config.DefaultLocale()
+	for _, e := range s.Plan.Entries {
+		if e.Error && !e.NotFound && !e.Root {
+			l, _ := s.Config.Locale(e.Lang)
+			out = append(out, output.NotFound{Prefix: l.Prefix, Page: l.Prefix + "/500.html"})
+			if e.Lang == def.Code {
+				out = append(out, output.NotFound{Page: "/500.html"})
+			}
 		}
+	}
+	return out
+}
+
+// writeHostingRules writes the rule files of the site's host.
+func (s *Site) writeHostingRules(writeFile func(string, []byte), notFound []output.NotFound) error {
+	files, err := s.host().RuleFiles(output.HostInput{Version: Version, Headers: output.HeaderRules(s.policy()),
+		Redirects: s.Plan.Redirects, NotFound: notFound, ServerError: s.serverErrorPages()})
+	if err == nil {
+		for _, name := range sortedKeys(files) {
+			writeFile(name, files[name])
+		}
+		return nil
 	}
 	var pe *output.RulePathError
 	if errors.As(err, &pe) && pe.Redirect != nil {

@@ -179,6 +179,9 @@ func (d *Dev) full(ctx context.Context) (*DevResult, error) {
 		}
 		cfg.BaseURL = b
 	}
+	if d.opts.Host != "" {
+		cfg.Host = d.opts.Host
+	}
 	langs := make([]string, len(cfg.Locales))
 	for i, l := range cfg.Locales {
 		langs[i] = l.Code
@@ -927,7 +930,7 @@ func (d *Dev) patch(st, prev *devState, todo []*route.Entry, removed []string, c
 		for _, r := range prev.site.Plan.Redirects {
 			del(strings.TrimPrefix(r.From, "/") + "index.html")
 		}
-		for _, rd := range s.Plan.Redirects {
+		for _, rd := range s.redirectPages() {
 			b, err := s.redirectPage(rd)
 			if err != nil {
 				return nil, err
@@ -1122,7 +1125,7 @@ func (d *Dev) assemble(st *devState) (map[string][]byte, map[string]string, erro
 			}
 		}
 	}
-	for _, rd := range s.Plan.Redirects {
+	for _, rd := range s.redirectPages() {
 		b, err := s.redirectPage(rd)
 		if err != nil {
 			return nil, nil, err

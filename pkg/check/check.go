@@ -14,17 +14,20 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"net/url"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
 	"sitegen/pkg/build"
 	"sitegen/pkg/diag"
 	"sitegen/pkg/route"
+	"sitegen/pkg/sitepath"
 )
 
 // Severity of a finding: errors fail a check, warnings only with --strict.
@@ -50,6 +53,7 @@ const (
 	KindDupTitle    = "duplicate-title"
 	KindBudget      = "budget"
 	KindExternal    = "external-link"
+	KindSitemap     = "sitemap-noindex"
 	KindBuild       = "build" // the site does not build
 )
 
@@ -215,6 +219,7 @@ func (c *checker) run(ctx context.Context, ext *External) {
 	cfg := c.site.Config
 	titles := map[string]map[string]*route.Entry{} // lang -> title -> first page
 	external := map[string][]*route.Entry{}
+	inSitemap := c.sitemapURLs()
 	for _, e := range c.entries() {
 		p := c.page(outPath(e.URL))
 		if p == nil {
@@ -222,6 +227,11 @@ func (c *checker) run(ctx context.Context, ext *External) {
 		}
 		if !e.Root {
 			c.checkHead(e, p, titles)
+		}
+		if p.noindex && inSitemap[cfg.BaseURL+e.URL] {
+			c.add(Finding{File: e.Page.File, Line: e.Page.Pos.Line, Col: e.Page.Pos.Col, Severity: Error, Kind: KindSitemap,
+				Page: e.URL, Message: fmt.Sprintf("%s is in the sitemap, but its HTML asks search engines not to index it (robots noindex); "+
+					"give the page noindex: true under params in its front matter, so the sitemap leaves it out, or drop the robots meta", e.URL)})
 		}
 		for _, src := range p.imgsNoAlt {
 			c.pageFinding(e, src, Error, KindAlt, "image %s has no alt text (use alt=\"\" for a decorative image)", src)
@@ -351,31 +361,37 @@ func (c *checker) redirectTarget(rel string) (string, bool) {
 	return "", false
 }
 
-// checkRedirects: every redirect of _redirects leads to something served.
+// checkRedirects: every redirect of the route plan (the aliases and legacy
+// paths, whatever form the host's rules give them) leads to something
+// served.
 func (c *checker) checkRedirects() {
-	sc := bufio.NewScanner(bytes.NewReader(c.out["_redirects"]))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) < 2 || strings.HasPrefix(f[0], "#") {
+	for _, r := range c.site.Plan.Redirects {
+		if strings.Contains(r.To, "://") {
 			continue
 		}
-		to := f[1]
-		if strings.Contains(to, "://") {
+		if _, _, ok := c.resolve("/", r.To); ok {
 			continue
 		}
-		if _, _, ok := c.resolve("/", to); ok {
-			continue
-		}
-		pos := diag.Pos{File: "_redirects"}
-		for _, r := range c.site.Plan.Redirects {
-			if strings.TrimSuffix(r.From, "/") == strings.TrimSuffix(f[0], "/") {
-				pos = r.Pos
-			}
-		}
-		c.add(Finding{File: pos.File, Line: pos.Line, Col: pos.Col, Severity: Error, Kind: KindAlias,
-			Message: fmt.Sprintf("redirect %s leads to %s, where nothing is served", f[0], to)})
+		c.add(Finding{File: r.Pos.File, Line: r.Pos.Line, Col: r.Pos.Col, Severity: Error, Kind: KindAlias,
+			Message: fmt.Sprintf("redirect %s leads to %s, where nothing is served", r.From, r.To)})
 	}
 }
+
+// sitemapURLs are the <loc>s of sitemap.xml and its parts.
+func (c *checker) sitemapURLs() map[string]bool {
+	urls := map[string]bool{}
+	for name, b := range c.out {
+		if name != sitepath.Sitemap && !sitepath.IsSitemapPart(name) {
+			continue
+		}
+		for _, m := range locRE.FindAllSubmatch(b, -1) {
+			urls[html.UnescapeString(string(m[1]))] = true
+		}
+	}
+	return urls
+}
+
+var locRE = regexp.MustCompile(`<loc>([^<]*)</loc>`)
 
 // checkHreflang: if page A names B as its version in a language, B names A.
 func (c *checker) checkHreflang(e *route.Entry, p *page) {

@@ -19,6 +19,7 @@ type page struct {
 	alternates  map[string]string // hreflang -> href
 	styles      []string
 	scripts     []string // module scripts and preloads
+	noindex     bool     // <meta name="robots" content="noindex...">
 }
 
 func parsePage(b []byte) *page {
@@ -69,6 +70,9 @@ func parsePage(b []byte) *page {
 				if strings.EqualFold(attrs["name"], "description") {
 					d := attrs["content"]
 					p.description = &d
+				}
+				if strings.EqualFold(attrs["name"], "robots") && strings.Contains(strings.ToLower(attrs["content"]), "noindex") {
+					p.noindex = true
 				}
 			case atom.Link:
 				rel := " " + strings.ToLower(attrs["rel"]) + " "

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -201,9 +202,24 @@ var (
 	gaID  = regexp.MustCompile(`^G-[A-Z0-9]{4,12}$`)
 )
 
+// HostNames are the hosts a site can name (site.yaml host:, --host), the
+// default first; package output writes each one's rules.
+var HostNames = []string{"static", "netlify", "cloudflare", "nginx", "apache"}
+
+// CheckHost accepts a host name, or "" for the default.
+func CheckHost(s string) error {
+	if s == "" || slices.Contains(HostNames, s) {
+		return nil
+	}
+	return fmt.Errorf("unknown host %q (one of %s)", s, strings.Join(HostNames, ", "))
+}
+
 // Config is site.yaml.
 type Config struct {
-	BaseURL     string            `yaml:"baseURL" sg:"required"`
+	BaseURL string `yaml:"baseURL" sg:"required"`
+	// Host is the software that serves the output (output.Hosts); the
+	// build writes the rule files it reads. Empty is "static".
+	Host        string            `yaml:"host"`
 	Title       string            `yaml:"title" sg:"required"`
 	Locales     []Locale          `yaml:"locales" sg:"required"`
 	LegacyPaths map[string]string `yaml:"legacyPaths"`
@@ -290,6 +306,9 @@ func Parse(src []byte) (*Config, error) {
 func (c *Config) validate(root *yaml.Node) diag.List {
 	var errs diag.List
 	at := func(field string) diag.Pos { return yamlx.Pos(FileName, yamlx.Field(root, field)) }
+	if err := CheckHost(c.Host); err != nil {
+		errs.Add(diag.New(at("host"), "host: %v", err).WithHint("see README, \"Hosting\""))
+	}
 	if c.BaseURL == "" {
 		// reported as a missing required field
 	} else if b, err := CheckBaseURL(c.BaseURL); err != nil {

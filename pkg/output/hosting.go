@@ -49,7 +49,7 @@ func HeaderRules(csp CSP) []HeaderRule {
 
 // Unpublished are files of the output tree that are instructions for the
 // host, not pages: no host (nor the dev server) serves them.
-var Unpublished = []string{"/_headers", "/_redirects", "/" + NginxName, "/" + ManifestName}
+var Unpublished = []string{"/_headers", "/_redirects", "/" + NginxName, "/" + HtaccessName, "/" + ManifestName}
 
 // NginxName is the nginx snippet in the output root.
 const NginxName = sitepath.Nginx
@@ -153,6 +153,9 @@ func redirectRules(rs []route.Redirect) ([][2]string, error) {
 		if from == "" {
 			return nil, &RulePathError{Path: r.From, Reason: "the site root cannot redirect", Redirect: &sorted[i]}
 		}
+		if Private(from) || Private(from+"/") {
+			return nil, &RulePathError{Path: r.From, Reason: "it is a private file of the output", Redirect: &sorted[i]}
+		}
 		if seen[from] {
 			return nil, &RulePathError{Path: r.From, Reason: "it is redirected twice", Redirect: &sorted[i]}
 		}
@@ -184,12 +187,16 @@ func notFoundRules(nf []NotFound) ([]NotFound, error) {
 	return sorted, nil
 }
 
-// Redirects returns the _redirects file (Netlify / Cloudflare Pages): a 301
-// per alias (the host keeps the query string), then each locale's 404 page
-// for the unknown paths under its prefix, the site's 404 page last. Hosts
-// serve an existing file before a rule without "!", so the 404 rules touch
-// only missing paths.
-func Redirects(rs []route.Redirect, nf []NotFound) ([]byte, error) {
+// Redirects returns the _redirects file of Netlify or Cloudflare Pages.
+//
+// First the private files: Netlify answers them 404 with a forced rule
+// ("404!": a rule without "!" never applies to an existing file); Cloudflare
+// Pages accepts no 404 status, so they are rewritten (200) to a path that
+// does not exist, which it answers 404. Then a 301 per alias (both hosts
+// keep the query string). Netlify then gets each locale's 404 page for the
+// unknown paths under its prefix, the site's 404 page last; Cloudflare
+// finds the nearest 404.html by itself and would reject those lines.
+func Redirects(h Host, rs []route.Redirect, nf []NotFound) ([]byte, error) {
 	rules, err := redirectRules(rs)
 	if err != nil {
 		return nil, err
@@ -199,13 +206,43 @@ func Redirects(rs []route.Redirect, nf []NotFound) ([]byte, error) {
 		return nil, err
 	}
 	var b strings.Builder
-	for _, r := range rules {
-		fmt.Fprintf(&b, "%s %s 301\n", r[0], r[1])
+	for _, p := range privateRules(h) {
+		switch h {
+		case HostCloudflare:
+			fmt.Fprintf(&b, "%s %s 200\n", p, missingPath)
+		default:
+			fmt.Fprintf(&b, "%s %s 404!\n", p, notFoundOf(pages, p))
+		}
 	}
-	for _, n := range pages {
-		fmt.Fprintf(&b, "%s/* %s 404\n", n.Prefix, n.Page)
+	// Netlify serves an existing file before a rule without "!", and some
+	// aliases have one: /en/index is /en/index.html, the home page itself.
+	status := "301"
+	if h == HostNetlify {
+		status = "301!"
+	}
+	for _, r := range rules {
+		fmt.Fprintf(&b, "%s %s %s\n", r[0], r[1], status)
+	}
+	if h != HostCloudflare {
+		for _, n := range pages {
+			fmt.Fprintf(&b, "%s/* %s 404\n", n.Prefix, n.Page)
+		}
 	}
 	return []byte(b.String()), nil
+}
+
+// missingPath is a path no output holds (sitepath reserves /_sitegen):
+// Cloudflare answers a rewrite to it with its 404 page.
+const missingPath = "/" + sitepath.Internal + "/not-published"
+
+// notFoundOf is the 404 page of path p (pages sorted longest prefix first).
+func notFoundOf(pages []NotFound, p string) string {
+	for _, n := range pages {
+		if n.Prefix == "" || p == n.Prefix || strings.HasPrefix(p, n.Prefix+"/") {
+			return n.Page
+		}
+	}
+	return "/404.html"
 }
 
 // Nginx returns the nginx snippet: include it inside a server block whose
@@ -213,7 +250,7 @@ func Redirects(rs []route.Redirect, nf []NotFound) ([]byte, error) {
 // the 404 page of each locale and the headers of HeaderRules. nginx applies
 // the add_header lines of one location only, so each location repeats every
 // header that applies to its paths.
-func Nginx(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFound) ([]byte, error) {
+func Nginx(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFound, serverErr []NotFound) ([]byte, error) {
 	rules, err := redirectRules(rs)
 	if err != nil {
 		return nil, err
@@ -232,8 +269,20 @@ func Nginx(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFo
 			}
 		}
 	}
+	errPages, err := notFoundRules(serverErr)
+	if err != nil {
+		return nil, err
+	}
 	notFoundOf := func(p string) string {
 		for _, n := range pages {
+			if n.Prefix == "" || p == n.Prefix || strings.HasPrefix(p, n.Prefix+"/") {
+				return n.Page
+			}
+		}
+		return ""
+	}
+	serverErrorOf := func(p string) string {
+		for _, n := range errPages {
 			if n.Prefix == "" || p == n.Prefix || strings.HasPrefix(p, n.Prefix+"/") {
 				return n.Page
 			}
@@ -244,6 +293,8 @@ func Nginx(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFo
 	// headersOf is what HeaderRules set on every path a location matches:
 	// for an exact location its path; for a prefix location ("/en/") the
 	// rules whose prefix covers it.
+	// A path no rule gives a Cache-Control (the pages) gets Revalidate:
+	// without it nginx sends none, and browsers cache HTML heuristically.
 	headersOf := func(match, p string) []Header {
 		var hs []Header
 		for _, r := range headers {
@@ -252,7 +303,7 @@ func Nginx(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFo
 				hs = append(hs, r.Headers...)
 			}
 		}
-		return hs
+		return withCacheControl(hs)
 	}
 	writeHeaders := func(b *strings.Builder, indent string, hs []Header) {
 		for _, h := range hs {
@@ -277,6 +328,9 @@ func Nginx(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFo
 	if p := notFoundOf("/"); p != "" {
 		fmt.Fprintf(&b, "error_page 404 %s;\n", p)
 	}
+	if p := serverErrorOf("/"); p != "" {
+		fmt.Fprintf(&b, "error_page 500 502 503 504 %s;\n", p)
+	}
 	writeHeaders(&b, "", serverHeaders)
 	exact := map[string]bool{}
 	var dup error
@@ -287,10 +341,15 @@ func Nginx(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFo
 			}
 			exact[p] = true
 		}
-		fmt.Fprintf(&b, "location %s %s {\n", match, p)
-		if hs := headersOf(match, p); !sameHeaders(hs, serverHeaders) {
-			writeHeaders(&b, "    ", hs)
+		hs := headersOf(match, p)
+		if sameHeaders(hs, serverHeaders) {
+			if len(body) == 0 {
+				return // it would change nothing
+			}
+			hs = nil
 		}
+		fmt.Fprintf(&b, "location %s %s {\n", match, p)
+		writeHeaders(&b, "    ", hs)
 		for _, line := range body {
 			b.WriteString("    " + line + "\n")
 		}
@@ -298,6 +357,9 @@ func Nginx(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFo
 	}
 	for _, u := range Unpublished {
 		location("=", u, "return 404;")
+	}
+	for _, u := range privatePrefixes {
+		location("^~", u, "return 404;")
 	}
 	prefixes := map[string]bool{"/": true}
 	for _, r := range headers {
@@ -309,7 +371,11 @@ func Nginx(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFo
 	for _, n := range pages {
 		if n.Prefix != "" && !prefixes[n.Prefix+"/"] {
 			prefixes[n.Prefix+"/"] = true
-			location("^~", n.Prefix+"/", notFoundLine(n.Page, notFoundOf("/"))...)
+			body := notFoundLine(n.Page, notFoundOf("/"))
+			if e := serverErrorOf(n.Prefix + "/"); e != "" && e != serverErrorOf("/") {
+				body = append(body, "error_page 500 502 503 504 "+e+";")
+			}
+			location("^~", n.Prefix+"/", body...)
 		}
 	}
 	for _, r := range headers {
@@ -324,6 +390,20 @@ func Nginx(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFo
 		return nil, dup
 	}
 	return []byte(b.String()), nil
+}
+
+// Revalidate is the Cache-Control of pages: nginx and Apache send none by
+// themselves; Netlify and Cloudflare Pages send this one.
+var Revalidate = Header{"Cache-Control", "public, max-age=0, must-revalidate"}
+
+// withCacheControl adds Revalidate to headers that set no Cache-Control.
+func withCacheControl(hs []Header) []Header {
+	for _, h := range hs {
+		if strings.EqualFold(h.Name, "Cache-Control") {
+			return hs
+		}
+	}
+	return append(hs, Revalidate)
 }
 
 func sameHeaders(a, b []Header) bool {

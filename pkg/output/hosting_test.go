@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
+	"sitegen/pkg/config"
 	"sitegen/pkg/route"
 )
 
@@ -139,6 +141,7 @@ func readNginx(src string) (*nginxRead, error) {
 			r.Headers[loc] = append(r.Headers[loc], Header{d.Args[1], d.Args[2]})
 		case d.Args[0] == "error_page" && len(d.Args) == 3 && d.Args[1] == "404":
 			r.NotFound[loc] = d.Args[2]
+		case d.Args[0] == "error_page" && strings.Join(d.Args[1:len(d.Args)-1], " ") == "500 502 503 504":
 		default:
 			return fmt.Errorf("unexpected directive %q in location %q", d.Args, loc)
 		}
@@ -187,13 +190,28 @@ var locales404 = []NotFound{{Prefix: "/pl", Page: "/pl/404.html"}, {Page: "/404.
 // TestRedirectsLocale404: unknown paths under each locale get that locale's
 // 404 page; the alias rules come first, the catch-all last.
 func TestRedirectsLocale404(t *testing.T) {
-	b, err := Redirects([]route.Redirect{{From: "/old/", To: "/pl/new/"}}, locales404)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "/old /pl/new/ 301\n/old/ /pl/new/ 301\n/en/* /en/404.html 404\n/pl/* /pl/404.html 404\n/* /404.html 404\n"
-	if string(b) != want {
-		t.Errorf("_redirects =\n%s\nwant\n%s", b, want)
+	rs := []route.Redirect{{From: "/old/", To: "/pl/new/"}}
+	for _, tc := range []struct {
+		host Host
+		want string
+	}{
+		// Netlify's aliases are forced: a file at the path (/en/index is
+		// /en/index.html) would shadow a rule without "!".
+		{HostNetlify, "/.sitegen-manifest.json /404.html 404!\n/_forms/* /404.html 404!\n" +
+			"/old /pl/new/ 301!\n/old/ /pl/new/ 301!\n/en/* /en/404.html 404\n/pl/* /pl/404.html 404\n/* /404.html 404\n"},
+		// Cloudflare Pages rejects a 404 status and finds the nearest
+		// 404.html itself; private files are rewritten to a missing path.
+		{HostCloudflare, "/.sitegen-manifest.json /_sitegen/not-published 200\n/_forms/* /_sitegen/not-published 200\n" +
+			"/_headers /_sitegen/not-published 200\n/_redirects /_sitegen/not-published 200\n" +
+			"/old /pl/new/ 301\n/old/ /pl/new/ 301\n"},
+	} {
+		b, err := Redirects(tc.host, rs, locales404)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != tc.want {
+			t.Errorf("%s: _redirects =\n%s\nwant\n%s", tc.host, b, tc.want)
+		}
 	}
 }
 
@@ -242,14 +260,15 @@ func rejects(t *testing.T, alias, want string) {
 }
 
 var writers = map[string]func([]route.Redirect) ([]byte, error){
-	"_redirects": func(rs []route.Redirect) ([]byte, error) { return Redirects(rs, locales404) },
-	"nginx":      func(rs []route.Redirect) ([]byte, error) { return Nginx("test", testRules, rs, locales404) },
+	"_redirects": func(rs []route.Redirect) ([]byte, error) { return Redirects(HostNetlify, rs, locales404) },
+	"nginx":      func(rs []route.Redirect) ([]byte, error) { return Nginx("test", testRules, rs, locales404, nil) },
+	"htaccess":   func(rs []route.Redirect) ([]byte, error) { return Htaccess("test", testRules, rs, locales404, nil) },
 }
 
 // checkBoth returns the writers' error; they must agree on what they accept.
 func checkBoth(rs []route.Redirect) error {
-	_, e1 := Redirects(rs, locales404)
-	_, e2 := Nginx("test", testRules, rs, locales404)
+	_, e1 := Redirects(HostNetlify, rs, locales404)
+	_, e2 := Nginx("test", testRules, rs, locales404, nil)
 	if (e1 == nil) != (e2 == nil) {
 		return fmt.Errorf("writers disagree: _redirects %v, nginx %v", e1, e2)
 	}
@@ -260,7 +279,7 @@ func checkBoth(rs []route.Redirect) error {
 // and carries the redirects, 404 pages and headers of the rule table.
 func TestNginxReadsBack(t *testing.T) {
 	rs := []route.Redirect{{From: "/old/", To: "/pl/new/"}, {From: "/en/index", To: "/en/"}}
-	b, err := Nginx("test", testRules, rs, locales404)
+	b, err := Nginx("test", testRules, rs, locales404, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +295,8 @@ func TestNginxReadsBack(t *testing.T) {
 	if !reflect.DeepEqual(got.NotFound, wantNF) {
 		t.Errorf("404 pages = %v", got.NotFound)
 	}
-	if !reflect.DeepEqual(got.Headers[""], HeadersFor(testRules, "/")) {
+	// Pages get Revalidate: nginx would send no Cache-Control.
+	if !reflect.DeepEqual(got.Headers[""], append(HeadersFor(testRules, "/"), Revalidate)) {
 		t.Errorf("server headers = %v", got.Headers[""])
 	}
 	if !reflect.DeepEqual(got.Headers["^~ /_assets/"], HeadersFor(testRules, "/_assets/x.js")) {
@@ -331,18 +351,22 @@ func FuzzRedirectWriters(f *testing.F) {
 	} {
 		f.Add(seed[0], seed[1])
 	}
-	// And every rule of the fixture site's golden output.
-	if b, err := os.ReadFile("../../testdata/golden/basic/_redirects"); err == nil {
-		for _, r := range parseRedirects(f, b) {
-			f.Add(r.From, r.To)
-		}
-	} else {
+	// And every redirect of the fixture site's golden output (basic: host nginx).
+	b, err := os.ReadFile("../../testdata/golden/basic/_nginx.conf")
+	if err != nil {
 		f.Fatal(err)
+	}
+	n, err := readNginx(string(b))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for from, to := range n.Redirects {
+		f.Add(from, to)
 	}
 	f.Fuzz(func(t *testing.T, from, to string) {
 		rs := []route.Redirect{{From: from, To: to}, {From: "/fixed", To: "/pl/"}}
-		red, e1 := Redirects(rs, locales404)
-		ngx, e2 := Nginx("test", testRules, rs, locales404)
+		red, e1 := Redirects(HostNetlify, rs, locales404)
+		ngx, e2 := Nginx("test", testRules, rs, locales404, nil)
 		if (e1 == nil) != (e2 == nil) {
 			t.Fatalf("writers disagree on %q -> %q: _redirects %v, nginx %v", from, to, e1, e2)
 		}
@@ -356,13 +380,17 @@ func FuzzRedirectWriters(f *testing.F) {
 		var notFound []string
 		for _, r := range parseRedirects(t, red) {
 			switch r.Status {
-			case "301":
+			case "301!": // Netlify's: forced, since a file may stand at the path
 				if _, dup := got[r.From]; dup {
 					t.Fatalf("rule for %q twice", r.From)
 				}
 				got[r.From] = r.To
 			case "404":
 				notFound = append(notFound, r.From+" "+r.To)
+			case "404!": // the private files
+				if !Private(strings.TrimSuffix(r.From, "*")) {
+					t.Fatalf("forced 404 on a public path: %v", r)
+				}
 			default:
 				t.Fatalf("unexpected rule %v", r)
 			}
@@ -386,3 +414,64 @@ func FuzzRedirectWriters(f *testing.F) {
 
 // testRules is the header table of a site with a third-party script host.
 var testRules = HeaderRules(CSP{Script: []string{"https://tags.example.test"}, Connect: []string{"https://*.example.test"}})
+
+// TestRuleFilesPerHost: each host gets exactly the files it reads, and only
+// a host without rules gets meta-refresh pages.
+func TestRuleFilesPerHost(t *testing.T) {
+	in := HostInput{Version: "test", Headers: testRules, Redirects: []route.Redirect{{From: "/old/", To: "/pl/new/"}},
+		NotFound: locales404, ServerError: []NotFound{{Page: "/500.html"}, {Prefix: "/en", Page: "/en/500.html"}}}
+	want := map[Host][]string{
+		HostStatic:     nil,
+		HostNetlify:    {"_headers", "_redirects"},
+		HostCloudflare: {"_headers", "_redirects"},
+		HostNginx:      {"_nginx.conf"},
+		HostApache:     {".htaccess"},
+	}
+	for _, name := range config.HostNames {
+		h, err := ParseHost(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, err := h.RuleFiles(in)
+		if err != nil {
+			t.Fatalf("%s: %v", h, err)
+		}
+		var got []string
+		for n := range files {
+			got = append(got, n)
+		}
+		sort.Strings(got)
+		if !reflect.DeepEqual(got, want[h]) {
+			t.Errorf("%s writes %v, want %v", h, got, want[h])
+		}
+		if h.RedirectPages() != (h == HostStatic) {
+			t.Errorf("%s: RedirectPages %v", h, h.RedirectPages())
+		}
+	}
+	if h, err := ParseHost(""); err != nil || h != DefaultHost {
+		t.Errorf("ParseHost(\"\") = %q, %v", h, err)
+	}
+	if _, err := ParseHost("vercel"); err == nil || !strings.Contains(err.Error(), "one of static, netlify") {
+		t.Errorf("ParseHost(vercel) = %v", err)
+	}
+	ht, _ := HostApache.RuleFiles(in)
+	for _, line := range []string{
+		"ErrorDocument 404 /404.html\n",
+		"<If \"%{REQUEST_URI} =~ m#^/en(/|$)#\">\n    ErrorDocument 404 /en/404.html\n</If>\n",
+		"<If \"%{REQUEST_URI} =~ m#^/en(/|$)#\">\n    ErrorDocument 500 /en/500.html\n</If>\n",
+		"RewriteRule ^old/?$ /pl/new/ [R=301,L]\n",
+		"RewriteRule ^(_headers|_redirects|_nginx\\.conf|\\.htaccess|\\.sitegen-manifest\\.json|_forms/.*)$ - [R=404,L]\n",
+		"Header always set X-Content-Type-Options \"nosniff\"\n",
+		"Header set Cache-Control \"public, max-age=0, must-revalidate\"\n",
+	} {
+		if !strings.Contains(string(ht[".htaccess"]), line) {
+			t.Errorf(".htaccess lacks %q:\n%s", line, ht[".htaccess"])
+		}
+	}
+	ngx, _ := HostNginx.RuleFiles(in)
+	for _, line := range []string{"error_page 500 502 503 504 /500.html;\n", "error_page 500 502 503 504 /en/500.html;\n", "location ^~ /_forms/ {\n    return 404;\n}\n"} {
+		if !strings.Contains(string(ngx["_nginx.conf"]), line) {
+			t.Errorf("_nginx.conf lacks %q", line)
+		}
+	}
+}

@@ -15,7 +15,6 @@ import (
 	"net/http"
 	"os"
 	"path"
-	"slices"
 	"strings"
 	"time"
 
@@ -61,7 +60,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// nothing between edits.
 		w.Header().Set("Cache-Control", "no-cache")
 	}
-	if slices.Contains(output.Unpublished, p) {
+	if output.Private(p) {
 		h.notFound(w, r, p)
 		return
 	}

@@ -120,7 +120,7 @@ func parseHeadersFile(t *testing.T, b []byte) func(p string) http.Header {
 // snippet and the manifest are not served, and redirects keep the query.
 func TestServeHeadersMatchBuild(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "public")
-	rep, err := build.Run(context.Background(), build.Options{Source: "../../testdata/sites/basic", Out: out, Date: "2026-01-01"})
+	rep, err := build.Run(context.Background(), build.Options{Source: "../../testdata/sites/basic", Out: out, Date: "2026-01-01", Host: "netlify"})
 	if err != nil {
 		t.Fatal(err)
 	}

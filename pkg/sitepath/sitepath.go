@@ -24,6 +24,9 @@ const (
 	Assets    = "_assets"                // fingerprinted CSS, JS and island bundles
 	Nginx     = "_nginx.conf"            // the nginx snippet with the same rules as _redirects and _headers
 	Manifest  = ".sitegen-manifest.json" // the mark of a tree sitegen wrote
+	Htaccess  = ".htaccess"              // Apache's rules (host: apache)
+	Forms     = "_forms"                 // the form handlers' schemas
+	Internal  = "_sitegen"               // never written: the dev server's own paths, and a path hosts answer 404
 )
 
 // SitemapPart is the name of the n-th part (from 1) of a sitemap too large
@@ -57,7 +60,7 @@ var ErrorPages = []string{"404", "500"}
 // the build writes at the root gets a constant above and an entry here.
 var root = map[string]bool{
 	Sitemap: true, Robots: true, Headers: true, Redirects: true,
-	PageData: true, SliceData: true, Worker: true, Assets: true, Nginx: true, Manifest: true,
+	PageData: true, SliceData: true, Worker: true, Assets: true, Nginx: true, Manifest: true, Htaccess: true, Forms: true, Internal: true,
 }
 
 func init() {

@@ -1,0 +1,219 @@
+package hosttest
+
+import (
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"sitegen/pkg/output"
+)
+
+// Site is what the suite expects of one built output tree.
+type Site struct {
+	Out       string            // the output folder
+	Redirects map[string]string // alias path -> page (build.Report.RedirectTable)
+	Locales   []string          // locale prefixes with their own 404 page ("/en")
+	Host      output.Host
+}
+
+// Suite checks, over HTTP at base, every promise the site makes on any host
+// that runs rules: every alias answers 301 to its page with the query kept;
+// a missing page under a locale's prefix answers 404 with that locale's 404
+// page, elsewhere the site's; the security headers are on every answer;
+// fingerprinted assets are immutable for a year, pages, page data and the
+// service worker revalidate; a folder without its slash is one redirect
+// away from its page; private files answer 404 (a server that forbids
+// .ht* files answers 403 before any rule runs: also not served).
+func Suite(t *testing.T, base string, site Site) {
+	client := &http.Client{
+		Timeout:       30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	get := func(t *testing.T, p string) (*http.Response, string) {
+		t.Helper()
+		res, err := client.Get(base + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, string(b)
+	}
+	// location is a redirect's target as a path with its query (hosts
+	// answer absolute or relative URLs).
+	location := func(res *http.Response) string {
+		u, err := url.Parse(res.Header.Get("Location"))
+		if err != nil {
+			return res.Header.Get("Location")
+		}
+		if u.RawQuery != "" {
+			return u.Path + "?" + u.RawQuery
+		}
+		return u.Path
+	}
+	security := func(t *testing.T, p string, res *http.Response) {
+		t.Helper()
+		for _, h := range []string{"Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "Permissions-Policy"} {
+			if res.Header.Get(h) == "" {
+				t.Errorf("%s (%d): no %s", p, res.StatusCode, h)
+			}
+		}
+		if got := res.Header.Get("X-Content-Type-Options"); got != "" && got != "nosniff" {
+			t.Errorf("%s: X-Content-Type-Options %q", p, got)
+		}
+	}
+	revalidates := func(t *testing.T, p string, res *http.Response) {
+		t.Helper()
+		cc := res.Header.Get("Cache-Control")
+		if !strings.Contains(cc, "max-age=0") && !strings.Contains(cc, "no-cache") {
+			t.Errorf("%s: Cache-Control %q; want it revalidated", p, cc)
+		}
+	}
+	read := func(t *testing.T, rel string) string {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(site.Out, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+
+	t.Run("redirects", func(t *testing.T) {
+		if len(site.Redirects) == 0 {
+			t.Fatal("the site has no redirects to check")
+		}
+		froms := make([]string, 0, len(site.Redirects))
+		for f := range site.Redirects {
+			froms = append(froms, f)
+		}
+		sort.Strings(froms)
+		for _, from := range froms {
+			to := site.Redirects[from]
+			bare := strings.TrimSuffix(from, "/")
+			for _, p := range []string{bare, bare + "/"} {
+				res, _ := get(t, p+"?utm_source=t&x=1")
+				if res.StatusCode != 301 || location(res) != to+"?utm_source=t&x=1" {
+					t.Errorf("%s?utm_source=t&x=1: %d to %q, want 301 to %s?utm_source=t&x=1", p, res.StatusCode, res.Header.Get("Location"), to)
+				}
+				security(t, p, res)
+			}
+			if res, _ := get(t, to); res.StatusCode != 200 {
+				t.Errorf("%s redirects to %s, which answers %d", from, to, res.StatusCode)
+			}
+		}
+	})
+
+	t.Run("404", func(t *testing.T) {
+		for _, prefix := range append([]string{""}, site.Locales...) {
+			want := read(t, strings.TrimPrefix(prefix+"/404.html", "/"))
+			for _, p := range []string{prefix + "/no-such-page", prefix + "/no/such/page/"} {
+				res, body := get(t, p)
+				if res.StatusCode != 404 || body != want {
+					t.Errorf("%s: %d, body is %s/404.html: %v", p, res.StatusCode, prefix, body == want)
+				}
+				security(t, p, res)
+				if strings.Contains(res.Header.Get("Cache-Control"), "immutable") {
+					t.Errorf("%s: a 404 is cached for a year", p)
+				}
+			}
+		}
+	})
+
+	t.Run("headers", func(t *testing.T) {
+		res, _ := get(t, "/")
+		if res.StatusCode != 200 {
+			t.Fatalf("/: %d", res.StatusCode)
+		}
+		security(t, "/", res)
+		revalidates(t, "/", res)
+		for _, p := range []string{"/page-data/app-data.json", "/sw.js"} {
+			if _, err := os.Stat(filepath.Join(site.Out, p)); err != nil {
+				continue
+			}
+			res, _ := get(t, p)
+			if res.StatusCode != 200 {
+				t.Errorf("%s: %d", p, res.StatusCode)
+			}
+			security(t, p, res)
+			revalidates(t, p, res)
+		}
+		assets, _ := filepath.Glob(filepath.Join(site.Out, "_assets", "*.*"))
+		if len(assets) == 0 {
+			t.Fatal("no assets")
+		}
+		a := "/_assets/" + filepath.Base(assets[0])
+		res, _ = get(t, a)
+		if res.StatusCode != 200 || !strings.Contains(res.Header.Get("Cache-Control"), "max-age=31536000") ||
+			!strings.Contains(res.Header.Get("Cache-Control"), "immutable") {
+			t.Errorf("%s: %d, Cache-Control %q", a, res.StatusCode, res.Header.Get("Cache-Control"))
+		}
+		security(t, a, res)
+	})
+
+	t.Run("slashes", func(t *testing.T) {
+		n := 0
+		err := filepath.WalkDir(site.Out, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.Name() != "index.html" || n >= 5 {
+				return err
+			}
+			rel, _ := filepath.Rel(site.Out, filepath.Dir(p))
+			if rel == "." || strings.HasPrefix(rel, "_") || site.Redirects["/"+filepath.ToSlash(rel)] != "" {
+				return nil
+			}
+			if _, err := os.Stat(filepath.Join(site.Out, rel+".html")); err == nil {
+				return nil // /pl/404 is also the file /pl/404.html: some hosts serve it there
+			}
+			n++
+			u := "/" + filepath.ToSlash(rel)
+			res, _ := get(t, u)
+			if res.StatusCode != 301 && res.StatusCode != 308 || location(res) != u+"/" {
+				t.Errorf("%s: %d to %q, want one redirect to %s/", u, res.StatusCode, res.Header.Get("Location"), u)
+			}
+			if res, _ := get(t, u+"/"); res.StatusCode != 200 {
+				t.Errorf("%s/: %d", u, res.StatusCode)
+			}
+			return nil
+		})
+		if err != nil || n == 0 {
+			t.Fatalf("%d pages checked: %v", n, err)
+		}
+	})
+
+	t.Run("private", func(t *testing.T) {
+		var paths []string
+		err := filepath.WalkDir(site.Out, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(site.Out, p)
+			if u := "/" + filepath.ToSlash(rel); output.Private(u) {
+				paths = append(paths, u)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(paths) == 0 {
+			t.Fatal("no private file in the output to check")
+		}
+		for _, p := range paths {
+			res, body := get(t, p)
+			secret := read(t, strings.TrimPrefix(p, "/"))
+			denied := res.StatusCode == 404 || res.StatusCode == 403 && strings.HasPrefix(p, "/.ht")
+			if !denied || strings.Contains(body, strings.TrimSpace(secret)) {
+				t.Errorf("%s: %d; a private file must answer 404", p, res.StatusCode)
+			}
+		}
+	})
+}
