@@ -52,7 +52,7 @@ func TestInMemoryBuild(t *testing.T) {
 		"assets/static/img/dot.svg":     {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"></svg>`)},
 	}}
 	ctx := context.Background()
-	s, err := Load(ctx, Options{FS: site, Date: "2026-01-01"})
+	s, err := Load(ctx, Options{FS: site, Date: "2026-01-01", Host: "netlify"}) // _headers is checked below
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,9 +42,13 @@ func siteCopy(t *testing.T) string {
 	return dir
 }
 
-func buildSite(t *testing.T, src string) (string, error) {
+// buildSite builds for netlify (the CSP checks read _headers), and
+// buildSiteFor for another host.
+func buildSite(t *testing.T, src string) (string, error) { return buildSiteFor(t, src, "netlify") }
+
+func buildSiteFor(t *testing.T, src, host string) (string, error) {
 	out := filepath.Join(t.TempDir(), "public")
-	_, err := build.Run(context.Background(), build.Options{Source: src, Out: out, Date: "2026-08-15"})
+	_, err := build.Run(context.Background(), build.Options{Source: src, Out: out, Date: "2026-08-15", Host: host})
 	return out, err
 }
 
@@ -139,7 +143,11 @@ func TestCSPFollowsEndpoint(t *testing.T) {
 			t.Errorf("_headers lacks %q:\n%s", want, headers)
 		}
 	}
-	nginx, _ := os.ReadFile(filepath.Join(out, "_nginx.conf"))
+	outNginx, err := buildSiteFor(t, src, "nginx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nginx, _ := os.ReadFile(filepath.Join(outNginx, "_nginx.conf"))
 	if !strings.Contains(string(nginx), "form-action 'self' https://forms.botforge.example") {
 		t.Errorf("_nginx.conf's CSP does not allow the handler's origin")
 	}
