@@ -36,7 +36,7 @@ type execState struct {
 	// partials counts the partials and sections in chain (output of
 	// {{ template }} calls goes straight to the page, theirs does not).
 	partials int
-	marks pageMarks
+	marks    pageMarks
 	// preloads are the <link rel=preload> of the page's eager pictures,
 	// put before </head> once the page is rendered.
 	preloads []string
