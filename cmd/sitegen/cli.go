@@ -163,7 +163,7 @@ func buildFlags(cmd *cobra.Command, o *build.Options) {
 			o.CacheDir = ""
 		}
 	}
-	cmd.Flags().StringVar(&o.ImageCache, "image-cache", "", "folder of encoded images kept between builds (default <source>/.cache/sitegen/images)")
+	cmd.Flags().StringVar(&o.ImageCache, "image-cache", "", "folder of encoded images kept between builds (default sitegen/images in the user cache folder, never in the site)")
 }
 
 func errUnexpected(arg string) error { return fmt.Errorf("unexpected argument %q", arg) }

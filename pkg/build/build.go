@@ -364,7 +364,7 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 		HTML: htmlMinifier(opts.Minify),
 	}
 	ropts.InlineStyles = inlineStyles(bundled)
-	imgs, imageFiles, err := newImages(fsys, root, opts.ImageCache)
+	imgs, imageFiles, err := newImages(fsys, opts.ImageCache, cfg.Images.MaxPixels)
 	errs.AddErr(diag.Pos{File: ImageDir}, err)
 	ropts.Images = imgs
 	bundle, bundleTime := bd.islands, bd.islandsTime

@@ -211,7 +211,7 @@ func (d *Dev) full(ctx context.Context) (*DevResult, error) {
 		copts.Layouts = map[string]string{cfg.ErrorPages.NotFound: l, cfg.ErrorPages.ServerError: l}
 	}
 	parseAll(d.fsys, copts, files)
-	imgs, imageFiles, err := newImages(d.fsys, d.root, d.opts.ImageCache)
+	imgs, imageFiles, err := newImages(d.fsys, d.opts.ImageCache, cfg.Images.MaxPixels)
 	if err != nil {
 		return nil, err
 	}

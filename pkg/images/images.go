@@ -111,6 +111,8 @@ type Processor struct {
 	dirs     []string // where source paths are looked up, in order
 	cacheDir string   // "" disables the cache
 	enc      Encoders
+	// maxPixels bounds width × height of a source, read from its header.
+	maxPixels int
 
 	mu      sync.Mutex
 	sources map[string]*source // by site path
@@ -145,7 +147,24 @@ type Config struct {
 	Dirs     []string // folders of fsys source paths are looked up in, first match wins
 	CacheDir string   // a folder outside the output; "" disables caching
 	Encoders *Encoders
+	// MaxPixels bounds width × height of a source image, checked from its
+	// header before it is decoded; 0 means DefaultMaxPixels.
+	MaxPixels int
 }
+
+// DefaultCacheDir is where variants are kept unless a caller says
+// otherwise: sitegen/images in the user's cache folder (os.UserCacheDir),
+// or in the temporary folder when there is none. Never inside a site:
+// keys are content addresses, so sites can share it.
+func DefaultCacheDir() string {
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "sitegen", "images")
+	}
+	return filepath.Join(os.TempDir(), "sitegen-images")
+}
+
+// DefaultMaxPixels is 50 megapixels: decoding one takes 200 MB (RGBA).
+const DefaultMaxPixels = 50_000_000
 
 // New returns a Processor.
 func New(c Config) *Processor {
@@ -153,7 +172,11 @@ func New(c Config) *Processor {
 	if c.Encoders != nil {
 		enc = *c.Encoders
 	}
-	return &Processor{fsys: c.FS, dirs: c.Dirs, cacheDir: c.CacheDir, enc: enc,
+	maxPixels := c.MaxPixels
+	if maxPixels <= 0 {
+		maxPixels = DefaultMaxPixels
+	}
+	return &Processor{fsys: c.FS, dirs: c.Dirs, cacheDir: c.CacheDir, enc: enc, maxPixels: maxPixels,
 		sources: map[string]*source{}, jobs: map[string]*job{}}
 }
 
@@ -208,6 +231,10 @@ func (p *Processor) load(sitePath string) (*source, error) {
 		}
 		if format != "jpeg" && format != "png" {
 			return fmt.Errorf("image %s is %s; JPEG, PNG and SVG are supported", f, format)
+		}
+		if px := int64(cfg.Width) * int64(cfg.Height); cfg.Width <= 0 || cfg.Height <= 0 || px > int64(p.maxPixels) {
+			return fmt.Errorf("image %s declares %d×%d pixels (%.1f megapixels), more than the limit of %.1f (images.maxPixels in site.yaml; scale the image down)",
+				f, cfg.Width, cfg.Height, float64(px)/1e6, float64(p.maxPixels)/1e6)
 		}
 		s.w, s.h, s.format, s.data = cfg.Width, cfg.Height, format, b
 		return nil
