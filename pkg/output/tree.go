@@ -97,7 +97,7 @@ func Begin(dir, version string) (*Tree, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", parent, err)
 	}
-	unlock, err := lockDir(parent)
+	unlock, err := lockOut(abs)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", abs, err)
 	}

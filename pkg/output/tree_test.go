@@ -251,6 +251,39 @@ func TestSecondBuildRefused(t *testing.T) {
 	}
 }
 
+// TestSiblingBuildsRunTogether: builds into two folders of one parent run
+// at the same time (the lock is per output folder, also when a link names
+// it), and leave no file beside them.
+func TestSiblingBuildsRunTogether(t *testing.T) {
+	parent := t.TempDir()
+	a, err := Begin(filepath.Join(parent, "a"), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Abort()
+	b, err := Begin(filepath.Join(parent, "b"), "test")
+	if err != nil {
+		t.Fatalf("a build into a sibling folder: %v", err)
+	}
+	if err := b.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "parent")
+	if err := os.Symlink(parent, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Begin(filepath.Join(link, "a"), "test"); err == nil || !strings.Contains(err.Error(), "another sitegen build is writing") {
+		t.Fatalf("Begin through a link to the same folder: %v", err)
+	}
+	if err := a.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(parent)
+	if len(ents) != 2 {
+		t.Errorf("beside the outputs: %v, want only a and b", ents)
+	}
+}
+
 func TestCleanRel(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"a/b.html", "a/b.html"},
