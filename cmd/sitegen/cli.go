@@ -185,6 +185,11 @@ func checkOpts(o *build.Options, args []string) error {
 			return usageError{fmt.Errorf("--base-url %v", err)}
 		}
 	}
+	for _, c := range []struct{ flag, dir string }{{"--cache-dir", o.CacheDir}, {"--image-cache", o.ImageCache}} {
+		if err := output.GuardCache(o.Source, c.flag, c.dir); err != nil {
+			return usageError{err}
+		}
+	}
 	return nil
 }
 
