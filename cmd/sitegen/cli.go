@@ -37,7 +37,7 @@ const (
 
 // stopGrace is how long an interrupted build may take to wind down before
 // the command returns anyway; leftovers are cleaned by the next build.
-const stopGrace = time.Second
+const stopGrace = 800 * time.Millisecond
 
 type usageError struct{ error }
 

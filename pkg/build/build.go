@@ -568,6 +568,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	if err != nil {
 		return nil, err
 	}
+	tree.AbortOn(ctx) // Ctrl+C removes the temporary tree at once
 	committed := false
 	defer func() {
 		if !committed { // a panic unwinding: leave no temporary tree behind

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The kill test re-runs this test binary as a child that builds a tree and
@@ -344,4 +346,54 @@ func TestTreeRemembersSharedFolders(t *testing.T) {
 	if want := []string{"_assets/x.js", "_assets/y.js", "_assets/z.js", "deep/er/f.txt", "pl/a/index.html", "pl/b/index.html"}; !slices.Equal(m.Files, want) {
 		t.Errorf("manifest lists %v, want %v", m.Files, want)
 	}
+}
+
+// TestAbortOnCancel: cancelling the build's context removes the temporary
+// tree at once, while the build may still be busy (Ctrl+C once left it
+// behind in 6 of 8 runs); writes and the commit are refused after it and
+// the previous output stays.
+func TestAbortOnCancel(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	first, err := Begin(out, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.WriteFile("index.html", []byte("old"))
+	if err := first.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Begin(out, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	tr.AbortOn(ctx)
+	if err := tr.WriteFile("index.html", []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	gone := false
+	for i := 0; i < 200 && !gone; i++ { // the removal runs in its own goroutine
+		_, err := os.Stat(tr.stage)
+		gone = os.IsNotExist(err)
+		time.Sleep(5 * time.Millisecond)
+	}
+	if !gone {
+		t.Fatal("the temporary tree is still there after the cancel")
+	}
+	if err := tr.WriteFile("other.html", []byte("x")); err == nil {
+		t.Error("a write after the cancel succeeded")
+	}
+	if err := tr.Commit(); err == nil {
+		t.Error("the commit after the cancel succeeded")
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "index.html")); string(b) != "old" {
+		t.Errorf("the output holds %q, want the previous one", b)
+	}
+	// The lock is released: the next build starts.
+	next, err := Begin(out, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next.Abort()
 }
