@@ -153,6 +153,9 @@ func ParsePage(file, lang, rel string, src []byte) (*Page, diag.List) {
 		// "." or ".." segment, no slash at either end).
 		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "slug")), "slug %q must be lower-case path segments without leading or trailing slash", *p.Slug).
 			WithHint("like rozwiazania/sprzedaz"))
+	} else if err := sitepath.Check("/" + *p.Slug); *p.Slug != "" && err != nil {
+		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "slug")), "slug %.40q… %v", *p.Slug, err).
+			WithHint("shorten it"))
 	}
 	if p.SlugPos.File == "" {
 		p.SlugPos = yamlx.Pos(file, yamlx.Field(root, "slug"))

@@ -62,3 +62,25 @@ func TestInvalidUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestSlugTooLong: a slug whose segment cannot be a file name (or whose
+// path is too long) is an error at the slug's line, not the build's
+// "file name too long" without a source.
+func TestSlugTooLong(t *testing.T) {
+	long := strings.Repeat("a", 256)
+	for slug, want := range map[string]string{
+		long:                              "content/pl/a.md:5:7: slug \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"… has a segment of 256 bytes, more than the 255 a file name may have",
+		strings.Repeat("ą", 128):          "content/pl/a.md:5:7: slug \"ąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąą\"… has a segment of 256 bytes",
+		strings.Repeat("b/", 600) + "end": "content/pl/a.md:5:7: slug \"b/b/b/b/b/b/b/b/b/b/b/b/b/b/b/b/b/b/b/b/\"… is 1204 bytes long, more than 1024",
+		strings.Repeat("a", 255):          "",
+	} {
+		_, errs := ParsePage("content/pl/a.md", "pl", "a.md", []byte("---\ntitle: A\nid: a\ndescription: d\nslug: "+slug+"\n---\nBody\n"))
+		got := ""
+		if len(errs) > 0 {
+			got = errs[0].Error()
+		}
+		if want == "" && got != "" || want != "" && !strings.HasPrefix(got, want) {
+			t.Errorf("slug of %d bytes: %q, want %q", len(slug), got, want)
+		}
+	}
+}
