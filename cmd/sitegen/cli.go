@@ -297,6 +297,9 @@ func writeHeapProfile(file string) error {
 }
 
 func printReport(w io.Writer, rep *build.Report) {
+	for _, m := range rep.Metadata {
+		fmt.Fprintf(w, "%s: warning: %s\n", m.File, m.Message())
+	}
 	for _, f := range rep.Fallbacks {
 		fmt.Fprintf(w, "fallback: page %q is missing in %s; showing %s\n", f.ID, f.Lang, f.From)
 	}

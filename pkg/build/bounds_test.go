@@ -68,3 +68,45 @@ func TestImagePixelLimit(t *testing.T) {
 		t.Fatalf("build error:\n%v\nwant the 400-pixel image refused under maxPixels 300", err)
 	}
 }
+
+// TestStaticPhotoMetadata: a photo in assets/static that tells where it was
+// taken and who took it is published byte for byte (the promise) and the
+// build reports it, naming the file and how to strip it.
+func TestStaticPhotoMetadata(t *testing.T) {
+	src := fixtureCopy(t)
+	var img bytes.Buffer
+	if err := png.Encode(&img, image.NewGray(image.Rect(0, 0, 2, 2))); err != nil {
+		t.Fatal(err)
+	}
+	var jpg bytes.Buffer
+	jpg.Write([]byte{0xff, 0xd8, 0xff, 0xe1})
+	xmp := "http://ns.adobe.com/xap/1.0/\x00<x:xmpmeta><rdf:Description exif:GPSLatitude=\"52,13N\"><dc:creator>Jan Kowalski</dc:creator></rdf:Description></x:xmpmeta>"
+	binary.Write(&jpg, binary.BigEndian, uint16(len(xmp)+2))
+	jpg.WriteString(xmp)
+	jpg.Write([]byte{0xff, 0xd9})
+	files := map[string][]byte{"uploads/photo.jpg": jpg.Bytes(), "uploads/clean.png": img.Bytes()}
+	for rel, b := range files {
+		p := filepath.Join(src, StaticDir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, b, 0o644)
+	}
+	out := filepath.Join(t.TempDir(), "public")
+	rep, err := Run(context.Background(), Options{Source: src, Out: out, Date: "2026-01-01"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Metadata) != 1 || rep.Metadata[0].File != "assets/static/uploads/photo.jpg" {
+		t.Fatalf("metadata warnings %+v, want one for assets/static/uploads/photo.jpg", rep.Metadata)
+	}
+	msg := rep.Metadata[0].Message()
+	for _, want := range []string{"a GPS position (XMP)", "a person's name (XMP dc:creator)", "exiftool -all="} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("warning %q lacks %q", msg, want)
+		}
+	}
+	for rel, b := range files {
+		if got, _ := os.ReadFile(filepath.Join(out, rel)); !bytes.Equal(got, b) {
+			t.Errorf("%s is not published byte for byte", rel)
+		}
+	}
+}

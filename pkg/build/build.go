@@ -102,6 +102,9 @@ type Report struct {
 	DataFallbacks [][2]string
 	StringMisses  []i18n.Miss
 	Locales       []string
+	// Metadata lists the photos published as they are that carry a GPS
+	// position or a person's name (warnings).
+	Metadata []Metadata
 	// JS is, per layout, the largest JavaScript payload (gzip bytes) a page
 	// of that layout loads, with the islands it hydrates.
 	JS map[string]PageJS
@@ -1014,6 +1017,7 @@ feed:
 	rep.Fallbacks = s.Plan.Fallbacks
 	rep.DataFallbacks = s.Renderer.DataFallbacks()
 	rep.StringMisses = s.Catalog.Misses()
+	rep.Metadata = StaticMetadata(s.Statics, func(p string) []byte { b, _ := fs.ReadFile(s.fsys, StaticDir+p); return b })
 	rep.IslandsBundle = s.IslandsBundle
 	rep.SSRCalls, rep.SSRTime = s.Renderer.SSRStats()
 	if s.Islands != nil {
