@@ -110,3 +110,15 @@ func TestStaticPhotoMetadata(t *testing.T) {
 		}
 	}
 }
+
+// TestUndecodableImageNamesPage: an image whose header reads but whose data
+// does not decode is an error at the page and line that shows it (it was
+// "png: invalid format" with no source).
+func TestUndecodableImageNamesPage(t *testing.T) {
+	src, line := imagePage(t, "broken.png", pngDeclaring(t, 40, 30))
+	_, err := Run(context.Background(), Options{Source: src, Out: filepath.Join(t.TempDir(), "public"), Date: "2026-01-01", ImageCache: t.TempDir()})
+	want := "content/pl/kontakt.md:" + itoa(line) + ":"
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "assets/images/broken.png cannot be decoded") {
+		t.Fatalf("build error:\n%v\nwant one at %s naming the image", err, want)
+	}
+}
