@@ -26,11 +26,12 @@ const StripHint = "strip it before publishing, e.g. exiftool -all= FILE, or move
 // it was found, e.g. "a GPS position (EXIF)". Other files give nil.
 func PrivateMetadata(b []byte) []string {
 	var exif, xmp [][]byte
+	pngAuthor := false
 	switch {
 	case bytes.HasPrefix(b, []byte("\xff\xd8")):
 		exif, xmp = jpegMeta(b)
 	case bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")):
-		exif, xmp = pngMeta(b)
+		exif, xmp, pngAuthor = pngMeta(b)
 	case len(b) >= 12 && string(b[:4]) == "RIFF" && string(b[8:12]) == "WEBP":
 		exif, xmp = webpMeta(b)
 	default:
@@ -52,6 +53,9 @@ func PrivateMetadata(b []byte) []string {
 		if artist != "" {
 			add(MetaPerson + " (EXIF " + artist + ")")
 		}
+	}
+	if pngAuthor {
+		add(MetaPerson + " (PNG Author)")
 	}
 	for _, x := range xmp {
 		if bytes.Contains(x, []byte("GPSLatitude")) {
@@ -102,8 +106,9 @@ func jpegMeta(b []byte) (exif, xmp [][]byte) {
 	return
 }
 
-// pngMeta returns a PNG's eXIf chunk and its XMP text chunk.
-func pngMeta(b []byte) (exif, xmp [][]byte) {
+// pngMeta returns a PNG's eXIf chunk and its XMP text chunk, and whether a
+// text chunk names an author.
+func pngMeta(b []byte) (exif, xmp [][]byte, author bool) {
 	for i := 8; i+8 <= len(b); {
 		n := int(binary.BigEndian.Uint32(b[i:]))
 		if n < 0 || i+12+n > len(b) {
@@ -119,7 +124,7 @@ func pngMeta(b []byte) (exif, xmp [][]byte) {
 			case "XML:com.adobe.xmp":
 				xmp = append(xmp, data)
 			case "Author", "Artist":
-				xmp = append(xmp, []byte("<dc:creator"))
+				author = true
 			}
 		case "IEND":
 			return

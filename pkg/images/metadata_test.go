@@ -108,7 +108,7 @@ func TestPrivateMetadata(t *testing.T) {
 		"jpeg xmp":                 {jpegWith(append([]byte("http://ns.adobe.com/xap/1.0/\x00"), xmp...)), []string{"a GPS position (XMP)", "a person's name (XMP dc:creator)"}},
 		"jpeg clean":               {jpegWith(), nil},
 		"png exif":                 {pngWith("eXIf", tiffWith("", true)), []string{"a GPS position (EXIF)"}},
-		"png author text":          {pngWith("tEXt", []byte("Author\x00Jan")), []string{"a person's name (XMP dc:creator)"}},
+		"png author text":          {pngWith("tEXt", []byte("Author\x00Jan")), []string{"a person's name (PNG Author)"}},
 		"webp exif":                {webpWith("EXIF", tiffWith("Jan", false)), []string{"a person's name (EXIF Artist)"}},
 		"webp xmp":                 {webpWith("XMP ", xmp), []string{"a GPS position (XMP)", "a person's name (XMP dc:creator)"}},
 		"pdf":                      {[]byte("%PDF-1.7 GPSLatitude <dc:creator"), nil},
