@@ -42,3 +42,30 @@ func TestDevReportsSpecialFiles(t *testing.T) {
 		t.Fatalf("after both were removed: %v", err)
 	}
 }
+
+// TestDevWritesNothingIntoSource: the dev server (sitegen serve) with its
+// default image cache writes no file into the site (it wrote
+// .cache/sitegen/images there); the cache goes under the user cache folder.
+func TestDevWritesNothingIntoSource(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, fixture, dir)
+	writePhoto(t, dir, "photos/field.jpg", 120, 80)
+	appendBody(t, filepath.Join(dir, "content/pl/kontakt.md"), "\n![Pole](/photos/field.jpg)\n")
+	userCache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", userCache)
+	before := readTree(t, dir)
+	d, _, err := NewDev(context.Background(), Options{Source: dir, Date: "2026-01-01"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	after := readTree(t, dir)
+	for name := range after {
+		if _, ok := before[name]; !ok {
+			t.Errorf("serve wrote %s into the site", name)
+		}
+	}
+	if ents, err := os.ReadDir(filepath.Join(userCache, "sitegen", "images")); err != nil || len(ents) == 0 {
+		t.Errorf("no image variants in the user cache folder: %v", err)
+	}
+}
