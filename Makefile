@@ -67,7 +67,9 @@ FUZZ_TARGETS := \
 	./pkg/sitepath:FuzzCheck \
 	./pkg/output:FuzzRedirectWriters \
 	./pkg/output:FuzzBetween \
-	./pkg/htmlmin:FuzzCompact
+	./pkg/htmlmin:FuzzCompact \
+	./pkg/images:FuzzImageHeader \
+	./pkg/render:FuzzTemplateRecursion
 
 # A failing input is saved under testdata/fuzz/ and replayed: that always
 # fails. A fuzz run that fails without leaving a reproducible input (the

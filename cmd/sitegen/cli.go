@@ -37,7 +37,7 @@ const (
 
 // stopGrace is how long an interrupted build may take to wind down before
 // the command returns anyway; leftovers are cleaned by the next build.
-const stopGrace = time.Second
+const stopGrace = 800 * time.Millisecond
 
 type usageError struct{ error }
 
@@ -166,7 +166,7 @@ func buildFlags(cmd *cobra.Command, o *build.Options) {
 	if cmd.Name() != "serve" { // serve's --host is the interface it listens on
 		cmd.Flags().StringVar(&o.Host, "host", "", "the host that serves the output: "+strings.Join(config.HostNames, ", ")+" (default: site.yaml's host, else static)")
 	}
-	cmd.Flags().StringVar(&o.ImageCache, "image-cache", "", "folder of encoded images kept between builds (default <source>/.cache/sitegen/images)")
+	cmd.Flags().StringVar(&o.ImageCache, "image-cache", "", "folder of encoded images kept between builds (default sitegen/images in the user cache folder, never in the site)")
 }
 
 func errUnexpected(arg string) error { return fmt.Errorf("unexpected argument %q", arg) }
@@ -190,6 +190,11 @@ func checkOpts(o *build.Options, args []string) error {
 	}
 	if err := config.CheckHost(o.Host); err != nil {
 		return usageError{fmt.Errorf("--host: %v", err)}
+	}
+	for _, c := range []struct{ flag, dir string }{{"--cache-dir", o.CacheDir}, {"--image-cache", o.ImageCache}} {
+		if err := output.GuardCache(o.Source, c.flag, c.dir); err != nil {
+			return usageError{err}
+		}
 	}
 	return nil
 }
@@ -298,6 +303,9 @@ func writeHeapProfile(file string) error {
 }
 
 func printReport(w io.Writer, rep *build.Report) {
+	for _, m := range rep.Metadata {
+		fmt.Fprintf(w, "%s: warning: %s\n", m.File, m.Message())
+	}
 	for _, f := range rep.Fallbacks {
 		fmt.Fprintf(w, "fallback: page %q is missing in %s; showing %s\n", f.ID, f.Lang, f.From)
 	}

@@ -103,6 +103,9 @@ type Report struct {
 	DataFallbacks [][2]string
 	StringMisses  []i18n.Miss
 	Locales       []string
+	// Metadata lists the photos published as they are that carry a GPS
+	// position or a person's name (warnings).
+	Metadata []Metadata
 	// JS is, per layout, the largest JavaScript payload (gzip bytes) a page
 	// of that layout loads, with the islands it hydrates.
 	JS map[string]PageJS
@@ -372,7 +375,7 @@ func load(ctx context.Context, opts Options) (*Site, diag.List) {
 		HTML: htmlMinifier(opts.Minify),
 	}
 	ropts.InlineStyles = inlineStyles(bundled)
-	imgs, imageFiles, err := newImages(fsys, root, opts.ImageCache)
+	imgs, imageFiles, err := newImages(fsys, opts.ImageCache, cfg.Images.MaxPixels)
 	errs.AddErr(diag.Pos{File: ImageDir}, err)
 	ropts.Images = imgs
 	bundle, bundleTime := bd.islands, bd.islandsTime
@@ -576,6 +579,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	if err != nil {
 		return nil, err
 	}
+	tree.AbortOn(ctx) // Ctrl+C removes the temporary tree at once
 	committed := false
 	defer func() {
 		if !committed { // a panic unwinding: leave no temporary tree behind
@@ -1021,6 +1025,7 @@ feed:
 	rep.Fallbacks = s.Plan.Fallbacks
 	rep.DataFallbacks = s.Renderer.DataFallbacks()
 	rep.StringMisses = s.Catalog.Misses()
+	rep.Metadata = StaticMetadata(s.Statics, func(p string) []byte { b, _ := fs.ReadFile(s.fsys, StaticDir+p); return b })
 	rep.IslandsBundle = s.IslandsBundle
 	rep.SSRCalls, rep.SSRTime = s.Renderer.SSRStats()
 	if s.Islands != nil {

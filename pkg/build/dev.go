@@ -9,6 +9,7 @@ import (
 	"path"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -214,7 +215,7 @@ func (d *Dev) full(ctx context.Context) (*DevResult, error) {
 		copts.Layouts = map[string]string{cfg.ErrorPages.NotFound: l, cfg.ErrorPages.ServerError: l}
 	}
 	parseAll(d.fsys, copts, files)
-	imgs, imageFiles, err := newImages(d.fsys, d.root, d.opts.ImageCache)
+	imgs, imageFiles, err := newImages(d.fsys, d.opts.ImageCache, cfg.Images.MaxPixels)
 	if err != nil {
 		return nil, err
 	}
@@ -279,6 +280,10 @@ func (d *Dev) Update(ctx context.Context, paths []string) (*DevResult, error) {
 	d.fsys.(*sitefs.FS).Forget() // a folder may have become a link
 	for _, p := range paths {
 		d.pending[path.Clean(p)] = true
+	}
+	// A named pipe or link that appeared is an error, as in a build.
+	if bad := d.fsys.(*sitefs.FS).CheckPaths(slices.Collect(maps.Keys(d.pending))); len(bad) > 0 {
+		return nil, bad.Err()
 	}
 	full := d.good == nil || d.pending[config.FileName] || d.pending[schema.FileName]
 	var editedImages []string // site paths of source images edited in place

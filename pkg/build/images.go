@@ -3,7 +3,6 @@ package build
 import (
 	"io/fs"
 	"maps"
-	"path/filepath"
 	"strings"
 
 	"sitegen/pkg/images"
@@ -16,11 +15,13 @@ const ImageDir = "assets/images"
 
 // newImages returns the site's image processor, which looks up source paths
 // in ImageDir and then StaticDir, and the site paths of ImageDir's files.
-func newImages(fsys fs.FS, root, cache string) (*images.Processor, map[string]bool, error) {
+// The variants are kept in cache (default images.DefaultCacheDir: never in
+// the site).
+func newImages(fsys fs.FS, cache string, maxPixels int) (*images.Processor, map[string]bool, error) {
 	if cache == "" {
-		cache = filepath.Join(root, ".cache", "sitegen", "images")
+		cache = images.DefaultCacheDir()
 	}
-	p := images.New(images.Config{FS: fsys, Dirs: []string{ImageDir, StaticDir}, CacheDir: cache})
+	p := images.New(images.Config{FS: fsys, Dirs: []string{ImageDir, StaticDir}, CacheDir: cache, MaxPixels: maxPixels})
 	files := map[string]bool{}
 	if _, err := fs.Stat(fsys, ImageDir); err != nil {
 		return p, files, nil

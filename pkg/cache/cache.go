@@ -36,7 +36,6 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -129,8 +128,9 @@ func Open(dir string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	removeAbandoned(dir)
 	for _, name := range names { // oldest first: a later entry wins
-		f, err := os.Open(name)
+		f, err := openRegular(name)
 		if err != nil {
 			continue
 		}
@@ -149,14 +149,6 @@ func Open(dir string) (*Store, error) {
 		s.segs = append(s.segs, f)
 	}
 	return s, nil
-}
-
-// segments lists the segment files of dir, oldest first (their names sort
-// by the time they were closed).
-func segments(dir string) ([]string, error) {
-	names, err := filepath.Glob(filepath.Join(dir, segPrefix+"*"+segSuffix))
-	sort.Strings(names)
-	return names, err
 }
 
 // segName is the name of a segment closed now; tag tells apart segments
@@ -269,7 +261,7 @@ func (s *Store) Put(k Key, parts ...[]byte) {
 		return
 	}
 	if s.out == nil {
-		f, err := os.CreateTemp(s.dir, ".tmp-*")
+		f, err := createTemp(s.dir, ".tmp-*")
 		if err != nil {
 			s.werr = err
 			return
@@ -392,7 +384,7 @@ func (s *Store) merge(added []indexEntry, full bool) error {
 	var srcs []src // newest first
 	var bad []string
 	for i := len(names) - 1; i >= 0; i-- {
-		f, err := os.Open(names[i])
+		f, err := openRegular(names[i])
 		if err != nil {
 			continue
 		}
@@ -417,7 +409,7 @@ func (s *Store) merge(added []indexEntry, full bool) error {
 		recent[k.(Key)] = true
 		return true
 	})
-	out, err := os.CreateTemp(s.dir, ".merge-*")
+	out, err := createTemp(s.dir, ".merge-*")
 	if err != nil {
 		return err
 	}
@@ -466,24 +458,6 @@ func (s *Store) merge(added []indexEntry, full bool) error {
 	}
 	removeAbandoned(s.dir)
 	return nil
-}
-
-// abandonedAge is how old a temporary file must be before a merge takes it
-// for one a killed build left (a running build's is minutes old at most).
-const abandonedAge = 24 * time.Hour
-
-// removeAbandoned removes the temporary files of builds that never closed
-// their store. Their age is the only use of a modification time here: it
-// never decides what an entry holds.
-func removeAbandoned(dir string) {
-	for _, pat := range []string{".tmp-*", ".merge-*"} {
-		names, _ := filepath.Glob(filepath.Join(dir, pat))
-		for _, name := range names {
-			if st, err := os.Stat(name); err == nil && time.Since(st.ModTime()) > abandonedAge {
-				os.Remove(name)
-			}
-		}
-	}
 }
 
 // Stats returns the lookups that hit and missed.

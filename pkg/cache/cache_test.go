@@ -153,11 +153,11 @@ func TestStoreDamage(t *testing.T) {
 
 	// Bounded: many large entries, then a build that reads one of them.
 	dir = t.TempDir()
-	abandoned := filepath.Join(dir, ".tmp-killed")
+	abandoned := filepath.Join(dir, ".tmp-4242")
 	if err := os.WriteFile(abandoned, []byte(magic), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	old := time.Now().Add(-2 * abandonedAge)
+	old := time.Now().Add(-2 * youngTemp)
 	os.Chtimes(abandoned, old, old)
 	big := strings.Repeat("x", 1000)
 	for r := 0; r < 4; r++ {

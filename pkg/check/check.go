@@ -54,7 +54,8 @@ const (
 	KindBudget      = "budget"
 	KindExternal    = "external-link"
 	KindSitemap     = "sitemap-noindex"
-	KindBuild       = "build" // the site does not build
+	KindMetadata    = "image-metadata" // a published photo tells where it was taken or who took it
+	KindBuild       = "build"          // the site does not build
 )
 
 // Finding is one problem, at a source position.
@@ -255,6 +256,7 @@ func (c *checker) run(ctx context.Context, ext *External) {
 	}
 	c.checkRedirects()
 	c.checkMissing()
+	c.checkMetadata()
 	if ext != nil {
 		urls := make([]string, 0, len(external))
 		for u := range external {
@@ -269,6 +271,14 @@ func (c *checker) run(ctx context.Context, ext *External) {
 				c.pageFinding(e, r.URL, Error, KindExternal, "external link %s: %s", r.URL, r.Err)
 			}
 		}
+	}
+}
+
+// checkMetadata warns of the photos published as they are (assets/static)
+// that carry a GPS position or a person's name.
+func (c *checker) checkMetadata() {
+	for _, m := range build.StaticMetadata(c.site.Statics, func(p string) []byte { return c.out[strings.TrimPrefix(p, "/")] }) {
+		c.add(Finding{File: m.File, Severity: Warning, Kind: KindMetadata, Message: m.Message()})
 	}
 }
 

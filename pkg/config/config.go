@@ -83,6 +83,15 @@ func (d *Duration) DecodeNode(file string, n *yaml.Node) error {
 	return nil
 }
 
+// Images bounds the source images pages show.
+type Images struct {
+	// MaxPixels is the most pixels (width × height, read from the file's
+	// header before decoding) a source image may have; 0 means the
+	// default of 50,000,000 (images.DefaultMaxPixels: decoding one takes
+	// about 200 MB).
+	MaxPixels int `yaml:"maxPixels"`
+}
+
 // Markdown configures Markdown rendering.
 type Markdown struct {
 	// Highlight turns syntax highlighting of fenced code on (default) or off.
@@ -225,6 +234,7 @@ type Config struct {
 	LegacyPaths map[string]string `yaml:"legacyPaths"`
 	Forms       map[string]Form   `yaml:"forms"`
 	Islands     Islands           `yaml:"islands"`
+	Images      Images            `yaml:"images"`
 	Markdown    Markdown          `yaml:"markdown"`
 	Icons       Icons             `yaml:"icons"`
 	Assets      Assets            `yaml:"assets"`
@@ -365,6 +375,10 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 	default:
 		errs.Addf(yamlx.Pos(FileName, yamlx.Field(yamlx.Field(root, "islands"), "library")),
 			"islands.library must be preact or react, not %q", c.Islands.Library)
+	}
+	if c.Images.MaxPixels < 0 {
+		errs.Addf(yamlx.Pos(FileName, yamlx.Field(yamlx.Field(root, "images"), "maxPixels")),
+			"images.maxPixels must be a positive number of pixels, like 50000000, not %d", c.Images.MaxPixels)
 	}
 	if c.Icons.Dir == "" {
 		c.Icons.Dir = "assets/icons"

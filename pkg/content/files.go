@@ -5,6 +5,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"sitegen/pkg/diag"
 )
@@ -88,6 +89,11 @@ func (f *SourceFile) Parse(fsys fs.FS, opts Options) {
 		f.Errs.Addf(diag.Pos{File: f.Path}, "cannot read: %v", err)
 		return
 	}
+	if at, off, bad := invalidUTF8(f.Path, src); bad {
+		f.Errs.Add(diag.New(at, "invalid UTF-8 (byte 0x%02x): content must be UTF-8 text", src[off]).
+			WithHint("save the file as UTF-8 in your editor"))
+		return
+	}
 	switch f.Kind {
 	case KindPage:
 		f.Page, f.Errs = ParsePage(f.Path, f.Lang, f.Rel, src)
@@ -158,4 +164,24 @@ func Assemble(opts Options, files []SourceFile) (*Source, error) {
 		}
 	}
 	return src, errs.Err()
+}
+
+// invalidUTF8 returns the position of the first byte of src that is not
+// part of valid UTF-8, and its offset.
+func invalidUTF8(file string, src []byte) (diag.Pos, int, bool) {
+	if utf8.Valid(src) {
+		return diag.Pos{}, 0, false
+	}
+	line, lineStart := 1, 0
+	for i := 0; i < len(src); {
+		r, n := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return diag.Pos{File: file, Line: line, Col: utf8.RuneCount(src[lineStart:i]) + 1}, i, true
+		}
+		if r == '\n' {
+			line, lineStart = line+1, i+1
+		}
+		i += n
+	}
+	return diag.Pos{}, 0, false
 }

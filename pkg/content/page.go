@@ -85,7 +85,6 @@ func (a *Alias) DecodeNode(file string, n *yaml.Node) error {
 }
 
 var (
-	dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:\d{2}))?$`)
 	slugRE = regexp.MustCompile(`^([\p{Ll}\p{N}][\p{Ll}\p{N}._-]*)(/[\p{Ll}\p{N}][\p{Ll}\p{N}._-]*)*$`)
 	idRE   = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 )
@@ -154,12 +153,17 @@ func ParsePage(file, lang, rel string, src []byte) (*Page, diag.List) {
 		// "." or ".." segment, no slash at either end).
 		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "slug")), "slug %q must be lower-case path segments without leading or trailing slash", *p.Slug).
 			WithHint("like rozwiazania/sprzedaz"))
+	} else if err := sitepath.Check("/" + *p.Slug); *p.Slug != "" && err != nil {
+		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "slug")), "slug %.40q… %v", *p.Slug, err).
+			WithHint("shorten it"))
 	}
 	if p.SlugPos.File == "" {
 		p.SlugPos = yamlx.Pos(file, yamlx.Field(root, "slug"))
 	}
-	if p.Date != "" && !dateRE.MatchString(p.Date) {
-		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "date")), "date %q must be YYYY-MM-DD or an RFC 3339 time", p.Date))
+	if p.Date != "" {
+		if err := schema.CheckDate(p.Date); err != nil {
+			errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "date")), "%v", err))
+		}
 	}
 	p.layoutGiven = p.Layout != ""
 	if p.Layout == "" {

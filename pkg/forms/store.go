@@ -74,7 +74,7 @@ func Open(ctx context.Context, dbURL string) (*Store, error) {
 			return nil, err
 		}
 		dsn := "file:" + (&url.URL{Path: abs}).EscapedPath() +
-			"?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate"
+			"?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=secure_delete(1)&_txlock=immediate"
 		db, err := sql.Open("sqlite", dsn+"&_pragma=wal_autocheckpoint(0)")
 		if err != nil {
 			return nil, fmt.Errorf("open sqlite %s: %w", abs, err)
@@ -507,7 +507,42 @@ func (s *Store) deleteWhere(ctx context.Context, cond string, arg any) (int64, e
 		return 0, fmt.Errorf("delete submissions: %w", err)
 	}
 	n, _ := res.RowsAffected()
-	return n, tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return 0, err
+	}
+	return n, s.scrub(ctx)
+}
+
+// scrub makes deleted rows unreadable. In SQLite, secure_delete (set on
+// every connection) zeroes the freed space of every page a DELETE changes,
+// but the WAL still holds the pages as they were before: a TRUNCATE
+// checkpoint copies the zeroed pages into the database file and empties
+// the WAL. It waits (busy_timeout) for readers such as a running
+// forms serve; if one keeps a read transaction open longer, erasure is
+// reported as incomplete rather than claimed. PostgreSQL marks deleted rows
+// dead; autovacuum (or VACUUM) makes their space reusable but does not
+// overwrite it, so copies stay on disk until reused (README: Forms).
+func (s *Store) scrub(ctx context.Context) error {
+	if s.dialect != SQLite {
+		return nil
+	}
+	var busy, logFrames, done int
+	for attempt := 0; ; attempt++ {
+		if err := s.db.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logFrames, &done); err != nil {
+			return fmt.Errorf("deleted, but copying the erased pages into the database failed: %w", err)
+		}
+		if busy == 0 {
+			return nil
+		}
+		if attempt == 20 {
+			return fmt.Errorf("deleted, but another process keeps reading the database, so its WAL still holds copies of the deleted rows: run the command again when forms serve is idle")
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 // Release moves a submission kept apart as spam back among the real ones

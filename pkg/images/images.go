@@ -111,6 +111,8 @@ type Processor struct {
 	dirs     []string // where source paths are looked up, in order
 	cacheDir string   // "" disables the cache
 	enc      Encoders
+	// maxPixels bounds width × height of a source, read from its header.
+	maxPixels int
 
 	mu      sync.Mutex
 	sources map[string]*source // by site path
@@ -127,6 +129,9 @@ type source struct {
 	data   []byte
 	err    error
 	jobs   []*job
+	// check decodes the source once (checkDecodes); decodeErr is its error.
+	check     sync.Once
+	decodeErr error
 }
 
 type job struct {
@@ -145,7 +150,24 @@ type Config struct {
 	Dirs     []string // folders of fsys source paths are looked up in, first match wins
 	CacheDir string   // a folder outside the output; "" disables caching
 	Encoders *Encoders
+	// MaxPixels bounds width × height of a source image, checked from its
+	// header before it is decoded; 0 means DefaultMaxPixels.
+	MaxPixels int
 }
+
+// DefaultCacheDir is where variants are kept unless a caller says
+// otherwise: sitegen/images in the user's cache folder (os.UserCacheDir),
+// or in the temporary folder when there is none. Never inside a site:
+// keys are content addresses, so sites can share it.
+func DefaultCacheDir() string {
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "sitegen", "images")
+	}
+	return filepath.Join(os.TempDir(), "sitegen-images")
+}
+
+// DefaultMaxPixels is 50 megapixels: decoding one takes 200 MB (RGBA).
+const DefaultMaxPixels = 50_000_000
 
 // New returns a Processor.
 func New(c Config) *Processor {
@@ -153,7 +175,11 @@ func New(c Config) *Processor {
 	if c.Encoders != nil {
 		enc = *c.Encoders
 	}
-	return &Processor{fsys: c.FS, dirs: c.Dirs, cacheDir: c.CacheDir, enc: enc,
+	maxPixels := c.MaxPixels
+	if maxPixels <= 0 {
+		maxPixels = DefaultMaxPixels
+	}
+	return &Processor{fsys: c.FS, dirs: c.Dirs, cacheDir: c.CacheDir, enc: enc, maxPixels: maxPixels,
 		sources: map[string]*source{}, jobs: map[string]*job{}}
 }
 
@@ -209,6 +235,10 @@ func (p *Processor) load(sitePath string) (*source, error) {
 		if format != "jpeg" && format != "png" {
 			return fmt.Errorf("image %s is %s; JPEG, PNG and SVG are supported", f, format)
 		}
+		if px := int64(cfg.Width) * int64(cfg.Height); cfg.Width <= 0 || cfg.Height <= 0 || px > int64(p.maxPixels) {
+			return fmt.Errorf("image %s declares %d×%d pixels (%.1f megapixels), more than the limit of %.1f (images.maxPixels in site.yaml; scale the image down)",
+				f, cfg.Width, cfg.Height, float64(px)/1e6, float64(p.maxPixels)/1e6)
+		}
 		s.w, s.h, s.format, s.data = cfg.Width, cfg.Height, format, b
 		return nil
 	}()
@@ -247,26 +277,66 @@ func (p *Processor) Forget(sitePath string) (sources, variants []string) {
 }
 
 // Picture names the variants of the image at sitePath; Run makes them.
+// The first time a source has variants that are not in the cache, it is
+// decoded once to check that it can be, so that an image that cannot is
+// an error where the page asks for it (the caller's file and line), not
+// one of Run's without a page.
 func (p *Processor) Picture(sitePath string, o Options) (*Picture, error) {
-	s, err := p.load(sitePath)
-	if err != nil {
+	pic, s, err := p.picture(sitePath, o)
+	if err != nil || pic.SVG {
+		return pic, err
+	}
+	if err := p.checkDecodes(s); err != nil {
 		return nil, err
 	}
+	return pic, nil
+}
+
+// checkDecodes decodes s once, unless every variant named so far is in the
+// cache (then Run decodes nothing), and returns the decoding error.
+func (p *Processor) checkDecodes(s *source) error {
+	s.check.Do(func() {
+		p.mu.Lock()
+		jobs := append([]*job(nil), s.jobs...)
+		p.mu.Unlock()
+		cached := p.cacheDir != ""
+		for _, j := range jobs {
+			if !cached {
+				break
+			}
+			st, err := os.Stat(p.cachePath(j))
+			cached = err == nil && st.Size() > 0
+		}
+		if cached {
+			return
+		}
+		if _, _, err := image.Decode(bytes.NewReader(s.data)); err != nil {
+			s.decodeErr = fmt.Errorf("image %s cannot be decoded: %v", s.file, err)
+		}
+	})
+	return s.decodeErr
+}
+
+func (p *Processor) picture(sitePath string, o Options) (*Picture, *source, error) {
+	s, err := p.load(sitePath)
+	if err != nil {
+		return nil, nil, err
+	}
 	if s.format == "svg" {
-		return &Picture{SVG: true, URL: sitePath}, nil
+		return &Picture{SVG: true, URL: sitePath}, s, nil
 	}
 	q := o.Quality
 	if q == 0 {
 		q = DefaultQuality
 	}
 	if q < 1 || q > 100 {
-		return nil, fmt.Errorf("image quality %d is outside 1-100", q)
+		return nil, nil, fmt.Errorf("image quality %d is outside 1-100", q)
 	}
 	if o.Ratio < 0 || math.IsNaN(o.Ratio) || math.IsInf(o.Ratio, 0) {
-		return nil, fmt.Errorf("image ratio %v is not a positive number", o.Ratio)
+		return nil, nil, fmt.Errorf("image ratio %v is not a positive number", o.Ratio)
 	}
 	if o.FocusX < 0 || o.FocusX > 1 || o.FocusY < 0 || o.FocusY > 1 {
-		return nil, fmt.Errorf("image focus %v,%v is outside 0-1", o.FocusX, o.FocusY)
+		return nil, nil, fmt.Errorf("image focus %v,%v is outside 0-1", o.FocusX, o.FocusY)
 	}
 	crop := Crop(s.w, s.h, o)
 	widths := Widths(crop.Dx(), o.Widths)
@@ -304,7 +374,7 @@ func (p *Processor) Picture(sitePath string, o Options) (*Picture, error) {
 	}
 	l := pic.Fallback.Largest()
 	pic.Width, pic.Height = l.Width, l.Height
-	return pic, nil
+	return pic, s, nil
 }
 
 // Crop is the part of a w×h source a picture shows: all of it, or the

@@ -51,7 +51,7 @@ type quickJS struct {
 }
 
 func newQuickJS(bundle []byte) (engine, error) {
-	return newQuickJSFrom(&ssrCode{src: jsPrelude + string(bundle)})
+	return newQuickJSFrom(&ssrCode{src: jsPrelude + string(bundle)}, DefaultMemoryLimit)
 }
 
 // ssrCode is the SSR bundle (with the prelude) for the engines of a pool:
@@ -87,12 +87,13 @@ func (c *ssrCode) load(vm *quickjs.VM) error {
 	return err
 }
 
-func newQuickJSFrom(code *ssrCode) (engine, error) {
+func newQuickJSFrom(code *ssrCode, memoryLimit int64) (engine, error) {
 	vm, err := quickjs.NewVM()
 	if err != nil {
 		return nil, err
 	}
 	vm.SetEvalTimeout(engineTimeout)
+	vm.SetMemoryLimit(uintptr(memoryLimit))
 	if err := code.load(vm); err != nil {
 		vm.Close()
 		return nil, fmt.Errorf("loading SSR bundle: %w", err)

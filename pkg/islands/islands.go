@@ -51,6 +51,10 @@ type Options struct {
 	// BuildBudget bounds the time all renders of the bundle take together,
 	// summed over workers (default DefaultBuildBudget).
 	BuildBudget time.Duration
+	// MemoryLimit bounds the memory of each JS engine, so of one render
+	// (default DefaultMemoryLimit): past it an allocation fails and the
+	// render stops, however few instructions it ran.
+	MemoryLimit int64
 
 	// NodePaths are extra node_modules directories searched after
 	// <Root>/node_modules (e.g. a shared install for test fixtures).
@@ -64,6 +68,7 @@ type Options struct {
 const (
 	DefaultRenderTimeout = 3 * time.Second
 	DefaultBuildBudget   = 2 * time.Minute
+	DefaultMemoryLimit   = 256 << 20
 )
 
 // Directives lists the hydration directives Render accepts ("media=(query)"
@@ -124,6 +129,9 @@ func Build(ctx context.Context, opts Options) (*Bundle, error) {
 	if opts.BuildBudget <= 0 {
 		opts.BuildBudget = DefaultBuildBudget
 	}
+	if opts.MemoryLimit <= 0 {
+		opts.MemoryLimit = DefaultMemoryLimit
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -161,7 +169,7 @@ func Build(ctx context.Context, opts Options) (*Bundle, error) {
 	}
 	b.hash = hex.EncodeToString(h.Sum(nil))[:16]
 	b.code = &ssrCode{src: jsPrelude + string(b.ssr)}
-	b.pool = newPool(opts.Workers, func() (engine, error) { return newQuickJSFrom(b.code) })
+	b.pool = newPool(opts.Workers, func() (engine, error) { return newQuickJSFrom(b.code, b.opts.MemoryLimit) })
 	return b, nil
 }
 
@@ -380,7 +388,20 @@ func (b *Bundle) renderEngine(ctx context.Context, name string, props []byte, ch
 	res, err := eng.render(name, string(props), children)
 	interrupted := !stop()
 	b.spent.Add(int64(time.Since(start)))
-	b.pool.put(eng, interrupted || (err != nil && res == nil))
+	oom := outOfMemory(res, err)
+	b.pool.put(eng, interrupted || oom || (err != nil && res == nil))
+	if oom && !interrupted {
+		stack := ""
+		var qe *quickjs.Error
+		if errors.As(err, &qe) {
+			stack = qe.Stack
+		} else if res != nil && res.Error != nil {
+			stack = res.Error.Stack
+		}
+		lerr := b.limitError(name, stack, "memory")
+		b.failFast.LoadOrStore(name, lerr)
+		return "", lerr
+	}
 	if interrupted && ctx.Err() != nil {
 		return "", fmt.Errorf("island %s: %w", name, ctx.Err())
 	}
@@ -413,12 +434,26 @@ func (b *Bundle) limitError(name, stack, which string) error {
 	if pos.File == "" {
 		pos = diag.Pos{File: islandsDir + "/" + name + ".jsx"}
 	}
+	if which == "memory" {
+		return diag.New(pos, "island %s: stopped: one server render used more than the memory limit of %d MB; its other renders were skipped", name, b.opts.MemoryLimit>>20).
+			WithHint("a loop that keeps allocating? a server render builds one island's HTML and needs little memory")
+	}
 	if which == "budget" {
 		return diag.New(pos, "island %s: stopped: island renders took more than the build's budget of %v", name, b.opts.BuildBudget).
 			WithHint("islands.buildBudget in site.yaml raises it")
 	}
 	return diag.New(pos, "island %s: stopped: one server render took longer than the limit of %v; its other renders were skipped", name, b.opts.RenderTimeout).
 		WithHint("an endless loop? islands.renderTimeout in site.yaml raises the limit")
+}
+
+// outOfMemory reports whether a render failed because the engine reached
+// its memory limit (QuickJS throws "out of memory", which the bundle's
+// render may catch and report as the component's error).
+func outOfMemory(res *renderResult, err error) bool {
+	if err != nil && strings.Contains(err.Error(), "out of memory") {
+		return true
+	}
+	return res != nil && res.Error != nil && strings.Contains(res.Error.Message, "out of memory")
 }
 
 func cacheKey(bundle, name string, props []byte, children string) string {

@@ -665,3 +665,28 @@ func TestEnginesLoadBytecode(t *testing.T) {
 		b.pool.put(e, false)
 	}
 }
+
+// TestRenderMemoryCap: a render that keeps allocating is stopped by the
+// engine's memory cap (it once took 6.8 GB before the time limit fired),
+// with an error naming the island, its line and the cap; like a timeout, the
+// island's other renders are skipped; the engine is replaced and other
+// islands still render.
+func TestRenderMemoryCap(t *testing.T) {
+	b, err := Build(context.Background(), Options{Root: "testdata/throwing", NodePaths: nodeModules(t), Workers: 1, MemoryLimit: 64 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	_, _, err = b.Render(context.Background(), "Hog", []byte(`{"hog":true}`), "load", "")
+	wantRE := regexp.MustCompile(`^assets/islands/Hog\.jsx:\d+:\d+: island Hog: stopped: one server render used more than the memory limit of 64 MB`)
+	if err == nil || !wantRE.MatchString(err.Error()) {
+		t.Fatalf("err = %v\nwant %s", err, wantRE)
+	}
+	if _, _, err2 := b.Render(context.Background(), "Hog", []byte(`{}`), "load", ""); err2 == nil || err2.Error() != err.Error() {
+		t.Errorf("second render: %v", err2)
+	}
+	html, _, err := b.Render(context.Background(), "Loop", []byte(`{}`), "load", "")
+	if err != nil || !strings.Contains(html, "<p>0</p>") {
+		t.Fatalf("after the cap: %q %v", html, err)
+	}
+}

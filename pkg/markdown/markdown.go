@@ -77,6 +77,9 @@ type linkErrors struct {
 // Block converts Markdown to HTML. Links are passed through resolve; a link
 // that fails is a diagnostic at its line.
 func (c *Converter) Block(src Source, resolve Resolver) (string, diag.List) {
+	if d, bad := checkBounds(src); bad {
+		return "", diag.List{d}
+	}
 	var out bufferWriter
 	out.Grow(len(src.Text) + len(src.Text)/4 + 64) // HTML is a little longer than its Markdown
 	errs := &linkErrors{}
@@ -110,6 +113,9 @@ func (w *bufferWriter) Flush() error  { return nil }
 // parser resolves them to links), without rendering. A link that fails is a
 // diagnostic at its own position.
 func (c *Converter) CheckLinks(src Source, resolve Resolver) diag.List {
+	if d, bad := checkBounds(src); bad {
+		return diag.List{d}
+	}
 	errs := &linkErrors{}
 	pc := parser.NewContext(parser.WithIDs(newIDs()))
 	pc.Set(resolverKey, resolve)

@@ -2,5 +2,5 @@
 
 package output
 
-// lockDir does nothing where flock is not available.
-func lockDir(dir string) (func(), error) { return func() {}, nil }
+// lockOut does nothing where flock is not available.
+func lockOut(dir string) (func(), error) { return func() {}, nil }

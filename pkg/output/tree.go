@@ -9,6 +9,7 @@ package output
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -75,6 +76,10 @@ type Tree struct {
 	files  int
 	bytes  int64
 	unlock func()
+	// abortOnce makes Abort's removal happen once; stopAbort cancels
+	// AbortOn's watch (it reports false when Abort already ran).
+	abortOnce sync.Once
+	stopAbort func() bool
 
 	// hook, when set, is called at each step of Commit (tests use it to
 	// kill the process there).
@@ -97,7 +102,7 @@ func Begin(dir, version string) (*Tree, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", parent, err)
 	}
-	unlock, err := lockDir(parent)
+	unlock, err := lockOut(abs)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", abs, err)
 	}
@@ -306,18 +311,32 @@ func (t *Tree) mkdir(dir string) (existed bool, err error) {
 }
 
 // Abort removes the temporary tree; the previous output stays untouched.
+// It may be called more than once, from any goroutine.
 func (t *Tree) Abort() {
 	t.mu.Lock()
 	t.aborted = true
 	t.mu.Unlock()
-	os.RemoveAll(t.stage)
-	t.release()
+	t.abortOnce.Do(func() {
+		os.RemoveAll(t.stage)
+		t.release()
+	})
+}
+
+// AbortOn aborts the tree as soon as ctx is done (Ctrl+C), while the build
+// may still be busy elsewhere: writes are refused from then on and the
+// temporary tree is removed at once. Commit no longer aborts once it has
+// started.
+func (t *Tree) AbortOn(ctx context.Context) {
+	t.stopAbort = context.AfterFunc(ctx, t.Abort)
 }
 
 func (t *Tree) release() {
-	if t.unlock != nil {
-		t.unlock()
-		t.unlock = nil
+	t.mu.Lock()
+	unlock := t.unlock
+	t.unlock = nil
+	t.mu.Unlock()
+	if unlock != nil {
+		unlock()
 	}
 }
 
@@ -332,6 +351,9 @@ func (t *Tree) step(name string) {
 // directories atomically (Linux); elsewhere it is missing between two
 // renames, and the next build restores it if the process dies there.
 func (t *Tree) Commit() error {
+	if t.stopAbort != nil && !t.stopAbort() {
+		return errors.New("the build was stopped; its temporary tree is removed")
+	}
 	defer t.release()
 	// The names point into the block (no copy each): it is not written
 	// to again.

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The kill test re-runs this test binary as a child that builds a tree and
@@ -251,6 +253,39 @@ func TestSecondBuildRefused(t *testing.T) {
 	}
 }
 
+// TestSiblingBuildsRunTogether: builds into two folders of one parent run
+// at the same time (the lock is per output folder, also when a link names
+// it), and leave no file beside them.
+func TestSiblingBuildsRunTogether(t *testing.T) {
+	parent := t.TempDir()
+	a, err := Begin(filepath.Join(parent, "a"), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Abort()
+	b, err := Begin(filepath.Join(parent, "b"), "test")
+	if err != nil {
+		t.Fatalf("a build into a sibling folder: %v", err)
+	}
+	if err := b.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "parent")
+	if err := os.Symlink(parent, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Begin(filepath.Join(link, "a"), "test"); err == nil || !strings.Contains(err.Error(), "another sitegen build is writing") {
+		t.Fatalf("Begin through a link to the same folder: %v", err)
+	}
+	if err := a.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(parent)
+	if len(ents) != 2 {
+		t.Errorf("beside the outputs: %v, want only a and b", ents)
+	}
+}
+
 func TestCleanRel(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"a/b.html", "a/b.html"},
@@ -311,4 +346,54 @@ func TestTreeRemembersSharedFolders(t *testing.T) {
 	if want := []string{"_assets/x.js", "_assets/y.js", "_assets/z.js", "deep/er/f.txt", "pl/a/index.html", "pl/b/index.html"}; !slices.Equal(m.Files, want) {
 		t.Errorf("manifest lists %v, want %v", m.Files, want)
 	}
+}
+
+// TestAbortOnCancel: cancelling the build's context removes the temporary
+// tree at once, while the build may still be busy (Ctrl+C once left it
+// behind in 6 of 8 runs); writes and the commit are refused after it and
+// the previous output stays.
+func TestAbortOnCancel(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	first, err := Begin(out, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.WriteFile("index.html", []byte("old"))
+	if err := first.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Begin(out, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	tr.AbortOn(ctx)
+	if err := tr.WriteFile("index.html", []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	gone := false
+	for i := 0; i < 200 && !gone; i++ { // the removal runs in its own goroutine
+		_, err := os.Stat(tr.stage)
+		gone = os.IsNotExist(err)
+		time.Sleep(5 * time.Millisecond)
+	}
+	if !gone {
+		t.Fatal("the temporary tree is still there after the cancel")
+	}
+	if err := tr.WriteFile("other.html", []byte("x")); err == nil {
+		t.Error("a write after the cancel succeeded")
+	}
+	if err := tr.Commit(); err == nil {
+		t.Error("the commit after the cancel succeeded")
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "index.html")); string(b) != "old" {
+		t.Errorf("the output holds %q, want the previous one", b)
+	}
+	// The lock is released: the next build starts.
+	next, err := Begin(out, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next.Abort()
 }

@@ -32,8 +32,11 @@ type execState struct {
 	ctx   context.Context
 	lang  string   // the locale of the page being rendered
 	page  string   // the page being rendered (its source file)
-	chain []string // partials and sections being executed, outermost first
-	marks pageMarks
+	chain []string // templates, partials and sections being executed, outermost first
+	// partials counts the partials and sections in chain (output of
+	// {{ template }} calls goes straight to the page, theirs does not).
+	partials int
+	marks    pageMarks
 	// preloads are the <link rel=preload> of the page's eager pictures,
 	// put before </head> once the page is rendered.
 	preloads []string
@@ -88,7 +91,8 @@ func (st *execState) execNested(name string, run func(*strings.Builder) error) (
 	if err := st.enter(name); err != nil {
 		return "", err
 	}
-	defer st.leave()
+	st.partials++
+	defer func() { st.partials--; st.leave() }()
 	var b strings.Builder
 	if err := run(&b); err != nil {
 		var ne nestingError

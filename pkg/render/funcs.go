@@ -161,6 +161,8 @@ func (r *Renderer) funcs(st *execState) template.FuncMap {
 			return r.island(st, name, props, directive, children...)
 		},
 		"scripts":          st.slot,
+		enterFunc:          func(name string) (bool, error) { return false, st.enter(name) },
+		leaveFunc:          func() bool { st.leave(); return false },
 		mainStartFunc:      func() string { return st.mark(false) },
 		mainEndFunc:        func() string { return st.mark(true) },
 		"showAnnouncement": func(v any) (bool, error) { return r.showAnnouncement(st.deps, st.lang, v) },

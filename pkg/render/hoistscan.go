@@ -33,7 +33,7 @@ var hoistSafe = map[string]bool{
 // hoisted (a test checks that every function is in one list or the other).
 var hoistUnsafe = map[string]bool{
 	"partial": true, "section": true, "sections": true, "picture": true, "image": true,
-	"island": true, "scripts": true, mainStartFunc: true, mainEndFunc: true,
+	"island": true, "scripts": true, mainStartFunc: true, mainEndFunc: true, enterFunc: true, leaveFunc: true,
 	"showAnnouncement": true, "fileSize": true, "call": true,
 }
 

@@ -58,7 +58,7 @@ func (st *execState) slot() (template.HTML, error) {
 	switch {
 	case m.out == nil:
 		return "", nil
-	case len(st.chain) > 0:
+	case st.partials > 0:
 		return "", fmt.Errorf("scripts: call it in base.html or a template it includes, not inside partial or a section")
 	case m.hasScripts:
 		return "", fmt.Errorf("scripts: called twice on one page")
@@ -70,7 +70,7 @@ func (st *execState) slot() (template.HTML, error) {
 // mark records the current end of the output as one edge of <main>.
 func (st *execState) mark(end bool) string {
 	m := &st.marks
-	if m.out == nil || len(st.chain) > 0 {
+	if m.out == nil || st.partials > 0 {
 		return ""
 	}
 	if end {

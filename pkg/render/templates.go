@@ -94,6 +94,8 @@ func parseSetShared(base *source, shared, layouts []source, funcs template.FuncM
 	if len(errs) > 0 {
 		return nil, nil, nil, errs
 	}
+	rootTrees, _ := treesOf(root)
+	guardTemplateCalls(rootTrees)
 	// Each layout's own templates, parsed apart from the root.
 	defs := map[string][]*template.Template{}
 	for _, l := range layouts {
@@ -103,6 +105,8 @@ func parseSetShared(base *source, shared, layouts []source, funcs template.FuncM
 			continue
 		}
 		defs[layoutName(l)] = t.Templates()
+		layoutTrees, _ := treesOf(t)
+		guardTemplateCalls(layoutTrees)
 	}
 	if len(errs) > 0 {
 		return nil, nil, nil, errs
@@ -284,6 +288,7 @@ func templateError(err error) diag.Diagnostic {
 		return diag.Diagnostic{Pos: diag.Pos{File: TemplatesDir}, Message: msg}
 	}
 	m := all[len(all)-1]
+	var td tooDeepError
 	line, _ := strconv.Atoi(msg[m[4]:m[5]])
 	col := 0
 	if m[6] >= 0 {
@@ -300,6 +305,9 @@ func templateError(err error) diag.Diagnostic {
 		return list[0].WithRelated(at, "used by")
 	case errors.As(err, &inner) && inner.Pos.File != "":
 		return inner.WithRelated(at, "used by")
+	}
+	if errors.As(err, &td) {
+		return diag.Diagnostic{Pos: at, Message: string(td)}
 	}
 	return diag.Diagnostic{Pos: at, Message: cleanExecMessage(msg[m[1]:])}
 }

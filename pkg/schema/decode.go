@@ -3,7 +3,6 @@ package schema
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -100,7 +99,6 @@ func (d *decoder) record(n *yaml.Node, t *Type, field string) Record {
 }
 
 var (
-	dateRE     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:\d{2}))?$`)
 	imageExts  = []string{".avif", ".gif", ".jpeg", ".jpg", ".png", ".svg", ".webp"}
 	imageHint  = strings.Join(imageExts, ", ")
 	scalarKind = map[Kind]bool{KindText: true, KindDate: true, KindEnum: true}
@@ -120,8 +118,8 @@ func (d *decoder) value(n *yaml.Node, f *Field) any {
 			return ""
 		}
 		switch {
-		case f.Kind == KindDate && !dateRE.MatchString(n.Value):
-			d.fail(n, "%sdate %q must be YYYY-MM-DD or an RFC 3339 time", w, n.Value)
+		case f.Kind == KindDate && CheckDate(n.Value) != nil:
+			d.fail(n, "%s%v", w, CheckDate(n.Value))
 		case f.Kind == KindEnum && !contains(f.Values, n.Value):
 			dg := diag.New(yamlx.Pos(d.file, n), "%s%q is not one of: %s", w, n.Value, strings.Join(f.Values, ", "))
 			if c := yamlx.Closest(n.Value, f.Values); c != "" {

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -214,58 +215,77 @@ func (f *FS) ReadFile(name string) ([]byte, error) {
 // entries (".name") are never read and are not checked, so an editor's lock
 // link does not break a build.
 func (f *FS) Check() diag.List {
+	return f.CheckPaths(Guarded)
+}
+
+// CheckPaths is Check for the given slash paths (files or folders, present
+// or gone) only: the dev server checks what changed, so that a named pipe
+// or link that appears while it runs is reported as a build reports it.
+// Paths outside the guarded folders, hidden ones and missing ones are
+// skipped.
+func (f *FS) CheckPaths(names []string) diag.List {
 	var errs diag.List
-	for _, g := range Guarded {
-		if _, err := os.Lstat(filepath.Join(f.resolved, g)); err != nil {
+	for _, name := range names {
+		if !guarded(name) || !fs.ValidPath(name) {
 			continue
 		}
-		filepath.WalkDir(filepath.Join(f.resolved, g), func(p string, d fs.DirEntry, err error) error {
-			rel, _ := filepath.Rel(f.resolved, p)
-			rel = filepath.ToSlash(rel)
-			if err != nil {
-				errs.Addf(diag.Pos{File: rel}, "cannot read: %v", linkError(err))
-				return nil
-			}
-			if strings.HasPrefix(d.Name(), ".") && rel != g {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			m := d.Type()
-			switch {
-			case m.IsDir() || m.IsRegular():
-				return nil
-			case m&fs.ModeSymlink != 0:
-				r, err := filepath.EvalSymlinks(p)
-				switch {
-				case err != nil && errors.Is(err, fs.ErrNotExist):
-					errs.Add(diag.New(diag.Pos{File: rel}, "broken symbolic link").WithHint("remove it or point it at a file inside the site"))
-				case err != nil:
-					errs.Add(diag.New(diag.Pos{File: rel}, "%v", linkError(err)))
-				case !within(f.resolved, r):
-					target, _ := os.Readlink(p)
-					errs.Add(diag.New(diag.Pos{File: rel}, "symbolic link to %s points outside the site folder; it is not read or published", target).
-						WithHint("copy the file into the site if it belongs there"))
-				default:
-					st, err := os.Stat(r)
-					switch {
-					case err != nil:
-						errs.Addf(diag.Pos{File: rel}, "cannot read: %v", err)
-					case st.IsDir():
-						errs.Add(diag.New(diag.Pos{File: rel}, "symbolic link to a folder; links to folders are not followed").WithHint("link the files, or move the folder here"))
-					case !st.Mode().IsRegular():
-						errs.Addf(diag.Pos{File: rel}, "symbolic link to %s, which is %s, not a regular file", r, Kind(st.Mode()))
-					}
-				}
-			default:
-				errs.Add(diag.New(diag.Pos{File: rel}, "%s, not a regular file; only regular files are read", Kind(m)).
-					WithHint("remove it from the site folder"))
-			}
-			return nil
-		})
+		if _, err := os.Lstat(filepath.Join(f.resolved, filepath.FromSlash(name))); err != nil {
+			continue
+		}
+		errs = append(errs, f.checkTree(name)...)
 	}
 	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Pos.File < errs[j].Pos.File })
+	return errs
+}
+
+// checkTree reports the entries a build would refuse at or below root.
+func (f *FS) checkTree(root string) diag.List {
+	var errs diag.List
+	filepath.WalkDir(filepath.Join(f.resolved, filepath.FromSlash(root)), func(p string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(f.resolved, p)
+		rel = filepath.ToSlash(rel)
+		if err != nil {
+			errs.Addf(diag.Pos{File: rel}, "cannot read: %v", linkError(err))
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), ".") && !slices.Contains(Guarded, rel) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		m := d.Type()
+		switch {
+		case m.IsDir() || m.IsRegular():
+			return nil
+		case m&fs.ModeSymlink != 0:
+			r, err := filepath.EvalSymlinks(p)
+			switch {
+			case err != nil && errors.Is(err, fs.ErrNotExist):
+				errs.Add(diag.New(diag.Pos{File: rel}, "broken symbolic link").WithHint("remove it or point it at a file inside the site"))
+			case err != nil:
+				errs.Add(diag.New(diag.Pos{File: rel}, "%v", linkError(err)))
+			case !within(f.resolved, r):
+				target, _ := os.Readlink(p)
+				errs.Add(diag.New(diag.Pos{File: rel}, "symbolic link to %s points outside the site folder; it is not read or published", target).
+					WithHint("copy the file into the site if it belongs there"))
+			default:
+				st, err := os.Stat(r)
+				switch {
+				case err != nil:
+					errs.Addf(diag.Pos{File: rel}, "cannot read: %v", err)
+				case st.IsDir():
+					errs.Add(diag.New(diag.Pos{File: rel}, "symbolic link to a folder; links to folders are not followed").WithHint("link the files, or move the folder here"))
+				case !st.Mode().IsRegular():
+					errs.Addf(diag.Pos{File: rel}, "symbolic link to %s, which is %s, not a regular file", r, Kind(st.Mode()))
+				}
+			}
+		default:
+			errs.Add(diag.New(diag.Pos{File: rel}, "%s, not a regular file; only regular files are read", Kind(m)).
+				WithHint("remove it from the site folder"))
+		}
+		return nil
+	})
 	return errs
 }
 

@@ -122,17 +122,30 @@ func checkChars(p string) error {
 	return nil
 }
 
+// Bounds of a site path, which becomes folders of the output: a segment
+// is a file name (most file systems take 255 bytes), and the whole path
+// must leave room for the output folder within PATH_MAX (4096).
+const (
+	MaxSegment = 255
+	MaxPath    = 1024
+)
+
 func checkSegments(p string) error {
+	if len(p) > MaxPath {
+		return fmt.Errorf("is %d bytes long, more than %d", len(p), MaxPath)
+	}
 	body := strings.TrimSuffix(strings.TrimPrefix(p, "/"), "/")
 	if body == "" {
 		return nil
 	}
 	for _, seg := range strings.Split(body, "/") {
-		switch seg {
-		case "":
+		switch {
+		case seg == "":
 			return fmt.Errorf("has an empty segment (//)")
-		case ".", "..":
+		case seg == "." || seg == "..":
 			return fmt.Errorf("has a %q segment", seg)
+		case len(seg) > MaxSegment:
+			return fmt.Errorf("has a segment of %d bytes, more than the %d a file name may have", len(seg), MaxSegment)
 		}
 	}
 	return nil
