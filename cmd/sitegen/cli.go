@@ -90,6 +90,7 @@ func exitCode(ctx context.Context, err error) int {
 type noBuild struct {
 	what string
 	err  error
+	note string // said after the count, e.g. "nothing was written"
 }
 
 func (e noBuild) Error() string { return e.err.Error() }
@@ -118,6 +119,9 @@ func printErr(w io.Writer, err error) {
 	}
 	var nb noBuild
 	if errors.As(err, &nb) {
+		if nb.note != "" {
+			errs += "; " + nb.note
+		}
 		fmt.Fprintf(w, "sitegen: %s has %s\n", nb.what, errs)
 		return
 	}
