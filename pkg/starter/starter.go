@@ -1,7 +1,8 @@
 // Package starter holds the starter site that `sitegen init` writes: two
 // locales, a base template with canonical and hreflang links and a language
 // switcher, a home and an about page, 404 and 500 pages, a schema with one
-// record type and a data set, one island and a stylesheet.
+// record type and a data set, one island (unless Options.NoIslands) and a
+// stylesheet.
 package starter
 
 import (
@@ -15,7 +16,7 @@ import (
 	"strings"
 )
 
-//go:embed all:site
+//go:embed all:site noislands
 var files embed.FS
 
 // ErrNotEmpty is returned for a folder that holds anything: init never
@@ -26,10 +27,23 @@ var ErrNotEmpty = errors.New("folder is not empty")
 // source tree would apply to the repository itself).
 var renamed = map[string]string{"gitignore": ".gitignore"}
 
+// Options choose the starter's parts.
+type Options struct {
+	// NoIslands leaves the island out (and package.json: no npm install).
+	NoIslands bool
+}
+
+// withIslands are the files only a site with islands has; noIslands maps
+// files to their version without islands (under noislands/).
+var (
+	withIslands = map[string]bool{"assets/islands/Counter.jsx": true, "package.json": true}
+	noIslands   = map[string]string{"templates/layouts/home.html": "noislands/home.html"}
+)
+
 // Write writes the starter site into dir, creating it if needed. It refuses
 // a dir that exists and is not empty. It returns the files written, as
 // slash-separated paths relative to dir, in order.
-func Write(dir string) ([]string, error) {
+func Write(dir string, o Options) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	switch {
 	case err == nil && len(entries) > 0:
@@ -46,7 +60,13 @@ func Write(dir string) ([]string, error) {
 		if err != nil || d.IsDir() {
 			return err
 		}
+		if o.NoIslands && withIslands[p] {
+			return nil
+		}
 		b, err := fs.ReadFile(site, p)
+		if alt, ok := noIslands[p]; ok && o.NoIslands {
+			b, err = fs.ReadFile(files, alt)
+		}
 		if err != nil {
 			return err
 		}
