@@ -404,13 +404,3 @@ build stays served. Nothing is written to disk.`,
 	return cmd
 }
 
-func newVersion(stdout io.Writer) *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print sitegen's version",
-		Args:  cobra.NoArgs,
-		Run: func(cmd *cobra.Command, args []string) {
-			fmt.Fprintf(stdout, "sitegen %s\n", build.Version)
-		},
-	}
-}
