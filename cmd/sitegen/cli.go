@@ -403,4 +403,3 @@ build stays served. Nothing is written to disk.`,
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return cmd
 }
-
