@@ -90,6 +90,7 @@ func exitCode(ctx context.Context, err error) int {
 type noBuild struct {
 	what string
 	err  error
+	note string // said after the count, e.g. "nothing was written"
 }
 
 func (e noBuild) Error() string { return e.err.Error() }
@@ -118,6 +119,9 @@ func printErr(w io.Writer, err error) {
 	}
 	var nb noBuild
 	if errors.As(err, &nb) {
+		if nb.note != "" {
+			errs += "; " + nb.note
+		}
 		fmt.Fprintf(w, "sitegen: %s has %s\n", nb.what, errs)
 		return
 	}
@@ -135,7 +139,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newBuild(stdout, stderr), newServe(stdout, stderr), newForms(stdout, stderr), newVersion(stdout), newSchema(stdout))
-	root.AddCommand(newCheck(stdout, stderr), newNew(stdout, stderr))
+	root.AddCommand(newCheck(stdout, stderr), newNew(stdout, stderr), newInit(stdout))
 	root.Args = func(cmd *cobra.Command, args []string) error {
 		if len(args) > 0 {
 			return usageError{fmt.Errorf("unknown command %q", args[0])}
@@ -412,15 +416,4 @@ build stays served. Nothing is written to disk.`,
 	cmd.Flags().StringVar(&formsDB, "forms-db", "", "database of the form handler, for a site with one form (default: a SQLite file per form in the temporary folder)")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return cmd
-}
-
-func newVersion(stdout io.Writer) *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print sitegen's version",
-		Args:  cobra.NoArgs,
-		Run: func(cmd *cobra.Command, args []string) {
-			fmt.Fprintf(stdout, "sitegen %s\n", build.Version)
-		},
-	}
 }

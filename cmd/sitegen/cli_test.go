@@ -37,8 +37,15 @@ func TestCLI(t *testing.T) {
 		Dir: "testdata/script",
 		// The build cache goes to the script's own folder, not to a
 		// shared one (testscript's HOME is /no-home).
+		// NODE_MODULES is the repository's node_modules, for a script
+		// that builds islands in a site of its own (symlink it).
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("XDG_CACHE_HOME", env.WorkDir+"/.cache")
+			nm, err := filepath.Abs("../../node_modules")
+			if err != nil {
+				return err
+			}
+			env.Setenv("NODE_MODULES", nm)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

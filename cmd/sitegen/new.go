@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"sitegen/pkg/diag"
 	"sitegen/pkg/scaffold"
 )
 
@@ -46,8 +48,12 @@ func newNew(stdout, stderr io.Writer) *cobra.Command {
 			if errors.Is(err, scaffold.ErrUsage) {
 				return usageError{errors.New(strings.TrimPrefix(err.Error(), "usage: "))}
 			}
+			var site *scaffold.SiteError
+			if errors.As(err, &site) {
+				return noBuild{what: site.What, err: diag.AttachSource(os.DirFS(o.Source), site.Err), note: "fix them before adding a page; nothing was written"}
+			}
 			if err != nil {
-				return err
+				return noBuild{what: "the new page", err: diag.AttachSource(os.DirFS(o.Source), err), note: "nothing was written"}
 			}
 			for _, f := range files {
 				fmt.Fprintf(stdout, "created %s\n", f)

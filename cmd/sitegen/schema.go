@@ -32,7 +32,7 @@ func newSchema(stdout io.Writer) *cobra.Command {
 			fsys := os.DirFS(source)
 			s, err := schema.Load(fsys)
 			if err != nil {
-				return noBuild{schema.FileName, diag.AttachSource(fsys, err)}
+				return noBuild{what: schema.FileName, err: diag.AttachSource(fsys, err)}
 			}
 			b, err := s.JSONSchema()
 			if frontMatter {

@@ -18,6 +18,7 @@ import (
 	"sitegen/pkg/content"
 	"sitegen/pkg/diag"
 	"sitegen/pkg/render"
+	"sitegen/pkg/schema"
 )
 
 // PageOptions describe a new page.
@@ -33,6 +34,18 @@ type PageOptions struct {
 // site).
 var ErrUsage = errors.New("usage")
 
+// SiteError is an error of the site itself (not of the new page): the page
+// is written only once the site reads without errors.
+type SiteError struct {
+	What string // what has the errors: "schema.yaml", "the site's content"
+	Err  error
+}
+
+func (e *SiteError) Error() string {
+	return fmt.Sprintf("%s has errors; fix them before adding a page:\n%v", e.What, e.Err)
+}
+func (e *SiteError) Unwrap() error { return e.Err }
+
 // NewPage writes content/<lang>/<slug>.md for every locale of the site, with
 // front matter that parses like any page, marked as a draft so it is not
 // published until the author removes draft: true. It refuses an id or a path
@@ -41,7 +54,7 @@ func NewPage(ctx context.Context, o PageOptions) ([]string, error) {
 	fsys := os.DirFS(o.Source)
 	cfg, err := config.Load(fsys)
 	if err != nil {
-		return nil, err
+		return nil, &SiteError{What: config.FileName, Err: err}
 	}
 	var langs []string
 	for _, l := range cfg.Locales {
@@ -62,10 +75,20 @@ func NewPage(ctx context.Context, o PageOptions) ([]string, error) {
 	}
 
 	// Every page of the site, drafts included: an id or path taken by a
-	// draft is taken too.
-	src, err := content.Load(ctx, fsys, content.Options{Langs: langs, Drafts: true})
+	// draft is taken too. The content is read as a build reads it: data
+	// sets with the record types of schema.yaml, error pages with the
+	// layout of site.yaml.
+	sch, err := schema.Load(fsys)
 	if err != nil {
-		return nil, fmt.Errorf("the site's content has errors; fix them first:\n%w", err)
+		return nil, &SiteError{What: schema.FileName, Err: err}
+	}
+	copts := content.Options{Langs: langs, Drafts: true, Schema: sch}
+	if l := cfg.ErrorPages.Layout; l != "" {
+		copts.Layouts = map[string]string{cfg.ErrorPages.NotFound: l, cfg.ErrorPages.ServerError: l}
+	}
+	src, err := content.Load(ctx, fsys, copts)
+	if err != nil {
+		return nil, &SiteError{What: "the site's content", Err: err}
 	}
 	var errs diag.List
 	files := map[string][]byte{}

@@ -1,0 +1,93 @@
+package scaffold
+
+import (
+	"context"
+	"os"
+	"path"
+	"path/filepath"
+	"testing"
+
+	"sitegen/pkg/config"
+	"sitegen/pkg/content"
+	"sitegen/pkg/schema"
+)
+
+// TestNewPageOnEverySite writes a page on the website (the repository root)
+// and on every fixture site, each with its schema.yaml and data sets: the
+// page is written in every locale and the site, read again as a build reads
+// it, has the new page.
+func TestNewPageOnEverySite(t *testing.T) {
+	sites := map[string]string{"website": filepath.Join("..", "..")}
+	fixtures, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "sites", "*"))
+	if len(fixtures) == 0 {
+		t.Fatal("no fixture sites")
+	}
+	for _, f := range fixtures {
+		sites[filepath.Base(f)] = f
+	}
+	for name, root := range sites {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, p := range []string{config.FileName, schema.FileName} {
+				b, err := os.ReadFile(filepath.Join(root, p))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, p), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, p := range []string{content.Dir, "templates"} {
+				if err := os.CopyFS(filepath.Join(dir, p), os.DirFS(filepath.Join(root, p))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cfg, err := config.Load(os.DirFS(dir))
+			if err != nil {
+				t.Fatal(err)
+			}
+			slugs := map[string]string{}
+			var langs []string
+			for _, l := range cfg.Locales {
+				slugs[l.Code] = "newcomer-" + l.Code
+				langs = append(langs, l.Code)
+			}
+			files, err := NewPage(context.Background(), PageOptions{Source: dir, ID: "newcomer", Layout: "page", Slugs: slugs})
+			if err != nil {
+				t.Fatalf("new page: %v", err)
+			}
+			if len(files) != len(langs) {
+				t.Fatalf("wrote %v, want one page per locale %v", files, langs)
+			}
+			for _, lang := range langs {
+				want := path.Join(content.Dir, lang, "newcomer-"+lang+".md")
+				if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(want))); err != nil {
+					t.Errorf("%s not written: %v", want, err)
+				}
+			}
+			sch, err := schema.Load(os.DirFS(dir))
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, err := content.Load(context.Background(), os.DirFS(dir), content.Options{Langs: langs, Drafts: true, Schema: sch})
+			if err != nil {
+				t.Fatalf("the site with the new page does not read: %v", err)
+			}
+			for _, lang := range langs {
+				found := false
+				for _, p := range src.Locales[lang].Pages {
+					if p.ID == "newcomer" && p.Draft && p.Path() == "newcomer-"+lang {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("%s: no draft page newcomer at newcomer-%s", lang, lang)
+				}
+			}
+			// Again: the id is now taken, and nothing more is written.
+			if _, err := NewPage(context.Background(), PageOptions{Source: dir, ID: "newcomer", Layout: "page", Slugs: slugs}); err == nil {
+				t.Error("a second page with the same id was written")
+			}
+		})
+	}
+}
