@@ -15,13 +15,12 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"os"
 	"path"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"sitegen/pkg/assets"
@@ -30,7 +29,6 @@ import (
 	"sitegen/pkg/content"
 	"sitegen/pkg/diag"
 	"sitegen/pkg/esbuildcache"
-	"sitegen/pkg/formschema"
 	"sitegen/pkg/htmlmin"
 	"sitegen/pkg/i18n"
 	"sitegen/pkg/images"
@@ -189,6 +187,12 @@ type Site struct {
 	beforeRender  func(*route.Entry)
 	skip          map[string]bool // source files with errors: their pages are not rendered
 	inlineHashes  []string        // CSP hashes of the <style>s and inline scripts the written pages carry (inlineHashes)
+	formSet       siteForms       // the schemas of the site's forms (forms)
+	// recordDeps: record what each render used (the dev server).
+	recordDeps bool
+	// stableURLs, in the dev server, are the URLs the pages link for each
+	// asset entry (see bundleFiles).
+	stableURLs map[string]string
 }
 
 // Close releases the island engines and saves what the cache learned.
@@ -618,7 +622,7 @@ func sitePolicy(cfg *config.Config) output.CSP {
 	// The form handlers' origins come first: the site's own parts, then
 	// third parties.
 	var forms []string
-	for _, name := range sortedKeys(cfg.Forms) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Forms)) {
 		if o := config.Origin(cfg.Forms[name].Endpoint); o != "" {
 			forms = append(forms, o)
 		}
@@ -640,491 +644,8 @@ func checkOut(src, out string) error {
 	return output.Guard(src, out)
 }
 
-// pageDone is what the report keeps of one page once its bytes are written
-// and forgotten.
-type pageDone struct {
-	islands   []string
-	err       error
-	formErr   error     // its form does not match the handler's schema
-	sliceErrs diag.List // the locale's header and footer slices (home pages)
-	styles    []string  // CSP hashes of the page's <style>s and inline scripts, as written
-}
-
-// writers is how many goroutines render and write pages: more than the
-// cores, so that one blocked in a file system call leaves a core to the
-// others.
-func writers() int {
-	return max(4, 2*runtime.GOMAXPROCS(0))
-}
-
-// entryFiles lists the files a page entry writes: its page, its page data
-// and, for the error pages, the 404.html and 500.html hosts look for.
-func (s *Site) entryFiles(e *route.Entry) []string {
-	files := []string{strings.TrimPrefix(e.URL, "/") + "index.html", output.PageDataPath(e)}
-	if e.Error {
-		name := "500.html"
-		if e.NotFound {
-			name = "404.html"
-		}
-		l, _ := s.Config.Locale(e.Lang)
-		files = append(files, strings.TrimPrefix(l.Prefix, "/")+"/"+name)
-		if e.Lang == s.Config.DefaultLocale().Code {
-			files = append(files, name)
-		}
-	}
-	return files
-}
-
-type rendered struct {
-	entry    *route.Entry
-	html     []byte
-	main     string // the <main> HTML the page data holds
-	mainAt   int    // where main starts in html; -1: not a part of it (render.Result.MainAt)
-	data     []byte
-	rsc      []byte // the island manifest, when <main> has islands
-	islands  []string
-	err      error
-	deps     render.Deps // what the render used (recorded for the page cache)
-	pictures []render.PictureUse
-	// mainIslands are the islands rendering recorded in <main> (the page
-	// cache keeps them for the island manifest).
-	mainIslands []render.MainIsland
-	// formErr: the page's form does not match the handler's schema;
-	// formChecked is the digest of the schema its form was found to match.
-	formErr     error
-	formChecked string
-	styles      []string // CSP hashes of the page's <style>s and inline scripts (inlineHashes)
-}
-
-// Write renders every page and writes the output to w (the build's
-// temporary folder, or an in-memory tree).
-func (s *Site) Write(ctx context.Context, w output.Writer) (*Report, error) {
-	if w == nil {
-		return nil, errors.New("build: Write needs a writer")
-	}
-	return s.write(ctx, w)
-}
-
-// write renders every page into tree; a nil tree renders for the errors
-// only.
-func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
-	rep := &Report{Pages: map[string]int{}, BuildHash: s.Hash, JS: map[string]PageJS{}}
-	for _, l := range s.Config.Locales {
-		rep.Locales = append(rep.Locales, l.Code)
-	}
-	var entries []*route.Entry
-	if root, ok := s.Plan.ByURL("/"); ok {
-		entries = append(entries, root)
-	}
-	entries = append(entries, s.Plan.Entries...)
-	entries = slices.DeleteFunc(entries, func(e *route.Entry) bool { return s.skip[e.Page.File] })
-	// A static file may not take the path of a generated one: the paths of
-	// the static files (without the leading slash) that the build generated
-	// too. Only those are looked for, so no set of every output path is kept.
-	statics := map[string]bool{}
-	for p := range s.Statics {
-		statics[strings.TrimPrefix(p, "/")] = true
-	}
-	var (
-		mu        sync.Mutex
-		generated = map[string]bool{output.ManifestName: statics[output.ManifestName]} // the manifest is written by Commit
-		errs      diag.List
-	)
-	writeFile := func(rel string, b []byte) {
-		var err error
-		if tree != nil {
-			err = tree.WriteFile(rel, b)
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if statics[rel] {
-			generated[rel] = true
-		}
-		if err != nil {
-			var pe *fs.PathError
-			if errors.As(err, &pe) { // name the output path, not the temporary folder
-				err = pe.Err
-			}
-			errs.Add(diag.New(diag.Pos{}, "cannot write %s to the output: %v", rel, err))
-		}
-	}
-	// The schema of every form the site declares, for the handler; every
-	// page's form markup must match its form's schema.
-	formSchemas, err := formschema.BuildAll(formschema.SiteInput{Config: s.Config, Source: s.Source, Plan: s.Plan, Catalog: s.Catalog,
-		Markdown: markdown.New(markdown.Options{})})
-	if err != nil {
-		return nil, err
-	}
-	// checkForm checks a page's forms against the schemas (once per page and
-	// schemas: a page from the cache was checked when it was stored).
-	schemaDigest, err := formSchemas.Digest()
-	if err != nil {
-		return nil, err
-	}
-	checkForm := func(r *rendered) {
-		if r.err != nil || !formSchemas.HasForm(r.html) || (r.formChecked != "" && r.formChecked == schemaDigest) {
-			return
-		}
-		r.formErr = formSchemas.CheckPage(r.html, r.entry.Lang)
-		if r.formErr == nil {
-			r.formChecked = schemaDigest
-		}
-	}
-
-	// The folders shared by many pages are made once, up front.
-	if p, ok := tree.(interface{ Prepare([]string) error }); ok && tree != nil {
-		var planned []string
-		for _, e := range entries {
-			planned = append(planned, s.entryFiles(e)...)
-		}
-		for _, rd := range s.Plan.Redirects {
-			planned = append(planned, strings.TrimPrefix(rd.From, "/")+"index.html")
-		}
-		if err := p.Prepare(planned); err != nil {
-			return nil, err
-		}
-	}
-
-	// Off the pages' path, while they render: the service worker's bundle
-	// and the gzip sizes of the scripts the summary reports.
-	type swResult struct {
-		b   []byte
-		err error
-	}
-	swDone := make(chan swResult, 1)
-	go func() {
-		b, err := s.worker()
-		swDone <- swResult{b, err}
-	}()
-	sizerDone := make(chan func([]string) int, 1)
-	go func() { sizerDone <- s.jsSizer() }()
-
-	// Render, write and forget: each worker holds one page's bytes at a time;
-	// the order of writes never changes the bytes.
-	done := make([]pageDone, len(entries))
-	var warm sync.Once
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < writers(); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				r, ok := s.pages.lookup(entries[i])
-				if !ok {
-					warm.Do(s.Islands.Warm) // a page renders: start the engines
-					r = s.renderEntry(ctx, entries[i])
-				}
-				checkForm(&r)
-				if !ok && r.err == nil {
-					r.styles = inlineHashes(r.html)
-				}
-				if !ok {
-					s.pages.done(r)
-				}
-				d := pageDone{islands: r.islands, err: r.err, formErr: r.formErr}
-				if r.err == nil && ctx.Err() == nil {
-					files := s.entryFiles(r.entry)
-					writeFile(files[0], r.html)
-					d.styles = r.styles
-					writeFile(files[1], r.data)
-					for _, f := range files[2:] {
-						writeFile(f, r.html)
-					}
-					if r.rsc != nil {
-						writeFile(output.RSCPath(r.entry), r.rsc)
-					}
-					if r.entry.ID == "home" && !r.entry.Root {
-						d.sliceErrs = writeSlices(r.entry.Lang, r.html, writeFile)
-					}
-				}
-				done[i] = d
-			}
-		}()
-	}
-feed:
-	for i := range entries {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	// Stopped (Ctrl+C): return at once; a render that does not notice (an
-	// island in an endless loop) is left behind, and its page is not
-	// written (the worker checks ctx first; the tree refuses writes after
-	// Abort).
-	waited := make(chan struct{})
-	go func() {
-		wg.Wait()
-		close(waited)
-	}()
-	select {
-	case <-waited:
-	case <-ctx.Done():
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-
-	// The summary's work comes after the writes, in page order: the gzip
-	// size of each distinct script is computed once.
-	jsSize := <-sizerDone
-	def := s.Config.DefaultLocale()
-	var notFound []output.NotFound // each locale's 404 page
-	// One template error usually fails many pages: report it once, with the
-	// first page (in the fixed entry order) and how many more.
-	pageErrs := map[diag.Diagnostic][]string{}
-	var pageErrOrder []diag.Diagnostic
-	for _, d := range done {
-		s.inlineHashes = append(s.inlineHashes, d.styles...)
-	}
-	for i, d := range done {
-		e := entries[i]
-		if d.err != nil {
-			var pe render.PageError
-			if errors.As(d.err, &pe) {
-				if _, seen := pageErrs[pe.Diagnostic]; !seen {
-					pageErrOrder = append(pageErrOrder, pe.Diagnostic)
-				}
-				pageErrs[pe.Diagnostic] = append(pageErrs[pe.Diagnostic], pe.Page)
-			} else {
-				errs.AddErr(e.Page.Pos, d.err)
-			}
-			continue
-		}
-		if d.formErr != nil {
-			errs.Add(diag.New(e.Page.Pos, "the form on %s: %v", e.URL, d.formErr))
-		}
-		errs.Merge(d.sliceErrs)
-		if !e.Root {
-			rep.Pages[e.Lang]++
-		}
-		if n := jsSize(s.Renderer.PageScripts(d.islands)); n > rep.JS[e.Page.Layout].GzipBytes || rep.JS[e.Page.Layout].Page == "" {
-			rep.JS[e.Page.Layout] = PageJS{GzipBytes: n, Islands: d.islands, Page: e.URL}
-		}
-		if e.Error && e.NotFound && !e.Root {
-			l, _ := s.Config.Locale(e.Lang)
-			notFound = append(notFound, output.NotFound{Prefix: l.Prefix, Page: l.Prefix + "/404.html"})
-			if e.Lang == def.Code {
-				notFound = append(notFound, output.NotFound{Page: "/404.html"})
-			}
-		}
-	}
-	done = nil
-	for _, d := range pageErrOrder {
-		pages := pageErrs[d]
-		sort.Strings(pages)
-		pages = dedupe(pages)
-		note := "rendering"
-		if len(pages) > 1 {
-			note = fmt.Sprintf("rendering %d pages, the first", len(pages))
-		}
-		errs.Add(d.WithRelated(diag.Pos{File: pages[0]}, note))
-	}
-	if len(errs) > 0 {
-		return nil, errs.Err()
-	}
-
-	for _, rd := range s.Plan.Redirects {
-		b, err := s.redirectPage(rd)
-		if err != nil {
-			return nil, err
-		}
-		writeFile(strings.TrimPrefix(rd.From, "/")+"index.html", b)
-	}
-	rep.Redirects = len(s.Plan.Redirects)
-	// Without a tree (the pass that only looks for more errors), a path that
-	// cannot become a rule was already reported where it was written.
-	schemaFiles, err := formSchemas.Files()
-	if err != nil {
-		return nil, err
-	}
-	for name, b := range schemaFiles {
-		writeFile(name, b)
-	}
-	// The CSP allows the form handlers' origins by itself (sitePolicy).
-	if err := s.writeHostingRules(writeFile, notFound); err != nil && tree != nil {
-		return nil, err
-	}
-	rep.RedirectTable = output.RedirectTable(s.Plan.Redirects)
-	rep.HeaderRules = output.HeaderRules(s.policy())
-	swr := <-swDone
-	sw, err := swr.b, swr.err
-	if err != nil {
-		return nil, err
-	}
-	if sw != nil {
-		writeFile(sitepath.Worker, sw)
-	}
-	if u, ok := s.Assets.URLs[runtimeEntry]; ok {
-		rep.Runtime = jsSize([]string{u})
-	}
-	if err := output.Sitemaps(s.Plan, s.Config.BaseURL, func(name string, b []byte) error {
-		writeFile(name, b)
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	writeFile(sitepath.Robots, output.Robots(s.Config.BaseURL))
-	app, err := output.AppData(s.Hash)
-	if err != nil {
-		return nil, err
-	}
-	writeFile(sitepath.PageData+"/app-data.json", app)
-	for _, name := range sortedKeys(s.Assets.Files) {
-		writeFile(name, s.Assets.Files[name])
-	}
-	if s.Islands != nil {
-		files := s.Islands.ClientFiles()
-		for _, name := range sortedKeys(files) {
-			writeFile(name, files[name])
-		}
-	}
-	if tree != nil { // the pass that only looks for errors encodes nothing
-		files, err := s.Images.Run(ctx, 0)
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range files {
-			writeFile(f.Path, f.Data)
-		}
-		rep.Images = s.Images.Stats()
-	}
-	for _, p := range sortedKeys(s.Statics) {
-		if generated[strings.TrimPrefix(p, "/")] {
-			errs.Add(diag.New(diag.Pos{File: StaticDir + p}, "static file collides with a generated file at %s", p))
-			continue
-		}
-		b, err := fs.ReadFile(s.fsys, StaticDir+p)
-		if err != nil {
-			return nil, err
-		}
-		writeFile(strings.TrimPrefix(p, "/"), b)
-	}
-	if len(errs) > 0 {
-		return nil, errs.Err()
-	}
-	if tree == nil {
-		return rep, nil
-	}
-	rep.Files, rep.Bytes = tree.Files(), tree.Bytes()
-	rep.Fallbacks = s.Plan.Fallbacks
-	rep.DataFallbacks = s.Renderer.DataFallbacks()
-	rep.StringMisses = s.Catalog.Misses()
-	rep.IslandsBundle = s.IslandsBundle
-	rep.SSRCalls, rep.SSRTime = s.Renderer.SSRStats()
-	if s.Islands != nil {
-		rep.SSREngine = s.Islands.EngineRenders()
-	}
-	rep.CacheHits, rep.CacheMisses = s.Renderer.CacheStats()
-	rep.CacheWarning = s.cacheWarning
-	rep.PageCache = s.pages != nil
-	rep.PagesRendered, rep.Rendered, rep.PagesCached = s.pages.stats()
-	rep.TemplateSets, rep.EsbuildRuns = s.Renderer.TemplateSets(), s.bundles.Runs()
-	return rep, nil
-}
-
-// redirectPage is the HTML page published at a redirect's path, minified
-// like every page when minification is on.
-func (s *Site) redirectPage(rd route.Redirect) ([]byte, error) {
-	b, err := output.RedirectPage(rd, s.Config.BaseURL)
-	if err != nil || s.html == nil {
-		return b, err
-	}
-	return s.html.HTML(b)
-}
-
-// writeHostingRules writes _redirects, _headers and the nginx snippet.
-func (s *Site) writeHostingRules(writeFile func(string, []byte), notFound []output.NotFound) error {
-	redirects, err := output.Redirects(s.Plan.Redirects, notFound)
-	if err == nil {
-		var nginx []byte
-		rules := output.HeaderRules(s.policy())
-		if nginx, err = output.Nginx(Version, rules, s.Plan.Redirects, notFound); err == nil {
-			writeFile(sitepath.Redirects, redirects)
-			writeFile(sitepath.Headers, output.Headers(rules))
-			writeFile(output.NginxName, nginx)
-			return nil
-		}
-	}
-	var pe *output.RulePathError
-	if errors.As(err, &pe) && pe.Redirect != nil {
-		return diag.New(pe.Redirect.Pos, "redirect %s -> %s: %v", pe.Redirect.From, pe.Redirect.To, err)
-	}
-	return err
-}
-
-func (s *Site) renderEntry(ctx context.Context, e *route.Entry) (out rendered) {
-	file := e.Page.File
-	defer func() {
-		if v := recover(); v != nil {
-			out = rendered{entry: e, err: diag.New(diag.Pos{File: file}, "%v", &InternalError{Doing: "rendering " + e.URL, Value: v})}
-		}
-	}()
-	if s.beforeRender != nil {
-		s.beforeRender(e)
-	}
-	if ctx.Err() != nil {
-		return rendered{entry: e, err: ctx.Err()}
-	}
-	var deps render.Deps
-	if s.pages != nil {
-		deps = render.Deps{}
-	}
-	res, err := s.Renderer.RenderDeps(ctx, e, deps)
-	if err != nil {
-		return rendered{entry: e, err: err}
-	}
-	data, rsc, err := s.pageData(e, res)
-	return rendered{entry: e, html: res.HTML, main: res.Main, mainAt: res.MainAt, data: data, rsc: rsc, islands: res.Islands, err: err, deps: deps, pictures: res.Pictures, mainIslands: res.MainIslands}
-}
-
-// pageData returns a rendered page's page data and, when its <main> has
-// islands, its -rsc island manifest (nil otherwise).
-func (s *Site) pageData(e *route.Entry, res *render.Result) (data, rsc []byte, err error) {
-	manifest := make([]output.RSCIsland, len(res.MainIslands))
-	for i, u := range res.MainIslands {
-		manifest[i] = output.RSCIsland{Component: u.Name, Directive: u.Directive, Media: u.Media, Chunk: u.Chunk}
-	}
-	names := output.IslandNames(manifest)
-	pd := output.NewPageData(s.Plan, e, s.Hash, output.ParseHead(res.HTML), res.Main, names)
-	if data, err = output.JSONSized(pd, len(res.Main)+len(res.Main)/8+1024); err != nil {
-		return nil, nil, err
-	}
-	if len(manifest) > 0 && s.Islands != nil {
-		m := output.RSC{Path: e.URL, Modules: s.Islands.ModulePreloads(names), Islands: manifest}
-		if l := s.Islands.Scripts(names); len(l) > 0 {
-			m.Loader = l[0]
-		}
-		rsc, err = output.JSON(m)
-	}
-	return data, rsc, err
-}
-
 // runtimeEntry is the client runtime's entry under assets/.
 const runtimeEntry = "runtime/runtime.js"
-
-// writeSlices writes a locale's shared header and footer, cut from its home page.
-func writeSlices(lang string, page []byte, writeFile func(string, []byte)) diag.List {
-	var errs diag.List
-	parts, ok := output.Slices(page)
-	if !ok {
-		// Templates without a <main>: no slices; the runtime then loads a
-		// page of another locale in full.
-		return errs
-	}
-	for name, slice := range output.SlicesMap(lang) {
-		b, err := output.JSON(output.Slice{Name: slice, HTML: parts[name]})
-		if err != nil {
-			errs.Addf(diag.Pos{File: output.SliceDataPath(slice)}, "%v", err)
-			continue
-		}
-		writeFile(output.SliceDataPath(slice), b)
-	}
-	return errs
-}
 
 // worker builds /sw.js: the caching worker with an offline page per
 // locale, or the retiring worker when site.yaml asks for it.
@@ -1153,7 +674,7 @@ func cacheSalt(opts Options, date string, cfg *config.Config, hash string, plan 
 	if bundle != nil {
 		fmt.Fprintf(h, "islands %s\n", bundle.Hash())
 	}
-	for _, name := range sortedKeys(bundled.URLs) {
+	for _, name := range slices.Sorted(maps.Keys(bundled.URLs)) {
 		fmt.Fprintf(h, "asset %q %q\n", name, bundled.URLs[name])
 	}
 	fmt.Fprintf(h, "scripts %q\nimages %q\n", scripts, imgs.EncoderIDs())
@@ -1232,25 +753,6 @@ func gzipSize(b []byte) int {
 	zw.Write(b)
 	zw.Close()
 	return buf.Len()
-}
-
-func dedupe(sorted []string) []string {
-	out := sorted[:0]
-	for i, s := range sorted {
-		if i == 0 || s != sorted[i-1] {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // skipped counts the pages not rendered because their source has errors.

@@ -2,13 +2,12 @@ package build
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io/fs"
 	"maps"
 	"path"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -18,7 +17,6 @@ import (
 	"sitegen/pkg/config"
 	"sitegen/pkg/content"
 	"sitegen/pkg/diag"
-	"sitegen/pkg/formschema"
 	"sitegen/pkg/i18n"
 	"sitegen/pkg/images"
 	"sitegen/pkg/islands"
@@ -84,26 +82,14 @@ type Dev struct {
 // gave and used.
 type devState struct {
 	site     *Site
-	pages    map[string]*devPage // by entry URL
-	out      map[string][]byte   // the whole output, by path below the root
-	fallback map[string]string   // see DevResult.Fallback
-	sigs     map[string]pageSig  // by lang/id
+	pages    map[string]*rendered // by entry URL
+	out      map[string][]byte    // the whole output, by path below the root
+	fallback map[string]string    // see DevResult.Fallback
+	sigs     map[string]pageSig   // by lang/id
 	// What the output's bundles and static files came from.
 	assets     *assets.Result
 	bundle     *islands.Bundle
 	staticsGen int
-}
-
-type devPage struct {
-	entry *route.Entry
-	html  []byte
-	data  []byte
-	rsc   []byte // the island manifest, when <main> has islands
-	deps  render.Deps
-	// scripts are the CSP hashes of the page's inline scripts, found once
-	// when it is rendered: an update collects them without reading every
-	// page again.
-	scripts []string
 }
 
 // DevResult is what an update did.
@@ -362,6 +348,14 @@ func (d *Dev) Update(ctx context.Context, paths []string) (*DevResult, error) {
 				styleOnly = false
 			}
 		}
+		// Pages with a stylesheet written inline render again when its
+		// text changed.
+		was := inlineStyles(d.assets)
+		for name, css := range inlineStyles(b) {
+			if was[name] != css {
+				changed[render.DepStyle(name)] = true
+			}
+		}
 		newAssets = b
 	}
 	newBundle := d.bundle
@@ -381,8 +375,8 @@ func (d *Dev) Update(ctx context.Context, paths []string) (*DevResult, error) {
 		}
 		for n := range names {
 			if d.bundle == nil || !d.bundle.Has(n) || !b.Has(n) ||
-				!slicesEqual(d.bundle.ModulePreloads([]string{n}), b.ModulePreloads([]string{n})) ||
-				!slicesEqual(d.bundle.Scripts([]string{n}), b.Scripts([]string{n})) {
+				!slices.Equal(d.bundle.ModulePreloads([]string{n}), b.ModulePreloads([]string{n})) ||
+				!slices.Equal(d.bundle.Scripts([]string{n}), b.Scripts([]string{n})) {
 				changed[render.DepIsland(n)] = true
 			}
 		}
@@ -541,7 +535,7 @@ func (d *Dev) renderWith(ctx context.Context, changed map[string]bool, prev *dev
 		Markdown: d.md, Bodies: d.bodies,
 		Assets: d.assetURLs, BuildHash: d.hash, BuildDate: date,
 		IconDir: d.cfg.Icons.Dir, StaticDir: StaticDir, Scripts: scripts,
-		HTML: htmlMinifier(d.opts.Minify),
+		HTML: htmlMinifier(d.opts.Minify), InlineStyles: inlineStyles(d.assets),
 	}
 	if d.bundle != nil {
 		ropts.Islands = d.bundle
@@ -559,7 +553,8 @@ func (d *Dev) renderWith(ctx context.Context, changed map[string]bool, prev *dev
 		return nil, nil, errs.Err()
 	}
 	site := &Site{Config: d.cfg, Source: src, Plan: plan, Renderer: r, Catalog: catalog, Assets: d.assets, Statics: d.statics,
-		Hash: d.hash, Islands: d.bundle, fsys: d.fsys, root: d.root, html: ropts.HTML}
+		Hash: d.hash, Islands: d.bundle, Images: d.images, fsys: d.fsys, root: d.root, html: ropts.HTML,
+		recordDeps: true, stableURLs: d.assetURLs}
 	sigs := sigsOf(plan)
 	if prev != nil {
 		diffSites(prev.site, site, prev.sigs, sigs, changed)
@@ -573,57 +568,30 @@ func (d *Dev) renderWith(ctx context.Context, changed map[string]bool, prev *dev
 func (d *Dev) renderSite(ctx context.Context, site *Site, sigs map[string]pageSig, changed map[string]bool, prev *devState) (*devState, *DevResult, error) {
 	plan := site.Plan
 	var err error
-	entries := append([]*route.Entry{}, plan.Entries...)
-	if root, ok := plan.ByURL("/"); ok {
-		entries = append(entries, root)
-	}
-	st := &devState{site: site, pages: make(map[string]*devPage, len(entries)), sigs: sigs,
+	entries := site.entries()
+	st := &devState{site: site, pages: make(map[string]*rendered, len(entries)), sigs: sigs,
 		assets: d.assets, bundle: d.bundle, staticsGen: d.staticsGen}
 	var todo []*route.Entry
 	for _, e := range entries {
 		if prev != nil {
 			if p, ok := prev.pages[e.URL]; ok && !affected(p, e, changed) {
-				st.pages[e.URL] = &devPage{entry: e, html: p.html, data: p.data, rsc: p.rsc, deps: p.deps, scripts: p.scripts}
+				kept := *p
+				kept.entry = e
+				st.pages[e.URL] = &kept
 				continue
 			}
 		}
 		todo = append(todo, e)
 	}
-	results := make([]*devPage, len(todo))
-	errs := make([]error, len(todo))
-	parallel(len(todo), func(i int) {
-		if ctx.Err() != nil {
-			errs[i] = ctx.Err()
-			return
-		}
-		results[i], errs[i] = site.renderDeps(ctx, todo[i])
-	})
-	var list diag.List
-	pageErrs := map[diag.Diagnostic][]string{}
-	for i, err := range errs {
-		if err == nil {
-			st.pages[todo[i].URL] = results[i]
-			continue
-		}
-		var pe render.PageError
-		if errors.As(err, &pe) {
-			pageErrs[pe.Diagnostic] = append(pageErrs[pe.Diagnostic], pe.Page)
-		} else {
-			list.AddErr(todo[i].Page.Pos, err)
-		}
+	done, err := site.renderEntries(ctx, todo, func(*rendered) {})
+	if err != nil {
+		return nil, nil, err
 	}
-	for dg, pages := range pageErrs {
-		sort.Strings(pages)
-		pages = dedupe(pages)
-		dg.Message += " (rendering " + pages[0]
-		if len(pages) > 1 {
-			dg.Message += fmt.Sprintf(" and %d more pages", len(pages)-1)
-		}
-		dg.Message += ")"
-		list.Add(dg)
+	if errs := pageErrors(done); len(errs) > 0 {
+		return nil, nil, errs.Err()
 	}
-	if len(list) > 0 {
-		return nil, nil, list.Err()
+	for i := range done {
+		st.pages[todo[i].URL] = &done[i]
 	}
 	res := &DevResult{Pages: len(plan.Entries)}
 	for _, e := range todo {
@@ -631,7 +599,7 @@ func (d *Dev) renderSite(ctx context.Context, site *Site, sigs map[string]pageSi
 	}
 	sort.Strings(res.Rendered)
 	if prev == nil {
-		st.out, st.fallback, err = d.assemble(st)
+		st.out, st.fallback, err = d.assemble(ctx, st)
 	} else {
 		for u := range prev.pages {
 			if _, ok := st.pages[u]; !ok {
@@ -639,7 +607,7 @@ func (d *Dev) renderSite(ctx context.Context, site *Site, sigs map[string]pageSi
 			}
 		}
 		sort.Strings(res.Removed)
-		res.Changed, err = d.patch(st, prev, todo, res.Removed, changed)
+		res.Changed, err = d.patch(ctx, st, prev, todo, res.Removed, changed)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -647,18 +615,12 @@ func (d *Dev) renderSite(ctx context.Context, site *Site, sigs map[string]pageSi
 	d.renderer = site.Renderer
 	res.Out, res.Fallback = st.out, st.fallback
 	res.RedirectTable = output.RedirectTable(site.Plan.Redirects)
-	// The pages' inline scripts by hash (their styles stay 'unsafe-inline'
-	// while they are edited).
-	var scripts []string
-	for _, p := range st.pages {
-		scripts = append(scripts, p.scripts...)
-	}
-	res.HeaderRules = output.HeaderRules(withInline(sitePolicy(site.Config), scripts))
+	res.HeaderRules = output.HeaderRules(site.policy())
 	return st, res, nil
 }
 
 // affected reports whether a page must render again.
-func affected(p *devPage, e *route.Entry, changed map[string]bool) bool {
+func affected(p *rendered, e *route.Entry, changed map[string]bool) bool {
 	if p.entry.Page != e.Page || p.entry.Fallback != e.Fallback {
 		return true // its own file was parsed again
 	}
@@ -825,59 +787,12 @@ func diffSites(a, b *Site, sa, sb map[string]pageSig, changed map[string]bool) {
 	}
 }
 
-func (s *Site) renderDeps(ctx context.Context, e *route.Entry) (*devPage, error) {
-	deps := render.Deps{}
-	res, err := s.Renderer.RenderDeps(ctx, e, deps)
-	if err != nil {
-		return nil, err
-	}
-	data, rsc, err := s.pageData(e, res)
-	if err != nil {
-		return nil, err
-	}
-	var scripts []string
-	for _, h := range inlineHashes(res.HTML) {
-		if strings.HasPrefix(h, "script-src ") {
-			scripts = append(scripts, h)
-		}
-	}
-	return &devPage{entry: e, html: res.HTML, data: data, rsc: rsc, deps: deps, scripts: scripts}, nil
-}
-
-// pageFiles returns the output files of one rendered page: its HTML, its
-// page data and, for the error pages, their copies at /<prefix>/404.html and
-// /404.html.
-func (s *Site) pageFiles(p *devPage) map[string][]byte {
-	e := p.entry
-	files := map[string][]byte{
-		strings.TrimPrefix(e.URL, "/") + "index.html": p.html,
-		output.PageDataPath(e):                        p.data,
-	}
-	if p.rsc != nil {
-		files[output.RSCPath(e)] = p.rsc
-	}
-	if e.ID == "home" && !e.Root { // the locale's header and footer slices
-		writeSlices(e.Lang, p.html, func(rel string, b []byte) { files[rel] = b })
-	}
-	if e.Error && !e.Root {
-		// Hosts look for 404.html and 500.html, whatever the pages' ids.
-		name := "500.html"
-		if e.NotFound {
-			name = "404.html"
-		}
-		l, _ := s.Config.Locale(e.Lang)
-		files[strings.TrimPrefix(l.Prefix, "/")+"/"+name] = p.html
-		if e.Lang == s.Config.DefaultLocale().Code {
-			files[name] = p.html
-		}
-	}
-	return files
-}
-
 // patch makes the output of st from prev's: the pages rendered again, the
-// pages gone, and the site-wide files whose inputs changed. It returns the
-// paths whose bytes changed, sorted.
-func (d *Dev) patch(st, prev *devState, todo []*route.Entry, removed []string, changed map[string]bool) ([]string, error) {
+// pages gone, and the site-wide files whose inputs changed, each laid out
+// as a build lays it out (pageFiles, redirectPages, rulesFiles,
+// bundleFiles, pictures, copyStatics). It returns the paths whose bytes
+// changed, sorted.
+func (d *Dev) patch(ctx context.Context, st, prev *devState, todo []*route.Entry, removed []string, changed map[string]bool) ([]string, error) {
 	s := st.site
 	out := maps.Clone(prev.out)
 	fallback := maps.Clone(prev.fallback)
@@ -896,23 +811,26 @@ func (d *Dev) patch(st, prev *devState, todo []*route.Entry, removed []string, c
 		delete(fallback, name)
 	}
 	for _, u := range removed {
-		for name := range s.pageFiles(prev.pages[u]) {
+		for _, name := range s.pageFileNames(prev.pages[u]) {
 			del(name)
 		}
 	}
+	var errs diag.List
 	for _, e := range todo {
-		p := st.pages[e.URL]
 		if old, ok := prev.pages[e.URL]; ok {
-			for name := range s.pageFiles(old) {
+			for _, name := range s.pageFileNames(old) {
 				del(name)
 			}
 		}
-		for name, b := range s.pageFiles(p) {
+		errs.Merge(s.pageFiles(st.pages[e.URL], func(name string, b []byte) {
 			set(name, b)
 			if e.Fallback && strings.HasSuffix(name, ".html") {
 				fallback[name] = e.Page.File
 			}
-		}
+		}))
+	}
+	if len(errs) > 0 {
+		return nil, errs.Err()
 	}
 	// Deleting and setting the same path again counts only if the bytes
 	// differ from before.
@@ -923,28 +841,30 @@ func (d *Dev) patch(st, prev *devState, todo []*route.Entry, removed []string, c
 			}
 		}
 	}
-	if !sameRedirects(prev.site.Plan.Redirects, s.Plan.Redirects) {
-		for _, r := range prev.site.Plan.Redirects {
-			del(strings.TrimPrefix(r.From, "/") + "index.html")
+	if !slices.EqualFunc(prev.site.Plan.Redirects, s.Plan.Redirects, sameRedirect) {
+		for _, rd := range prev.site.Plan.Redirects {
+			del(redirectFile(rd))
 		}
-		for _, rd := range s.Plan.Redirects {
-			b, err := s.redirectPage(rd)
-			if err != nil {
-				return nil, err
-			}
-			set(strings.TrimPrefix(rd.From, "/")+"index.html", b)
+		if err := s.redirectPages(set); err != nil {
+			return nil, err
 		}
 	}
-	// _redirects, _headers, the nginx snippet and the form schema depend on
-	// the redirects, the locales with a 404 page, and the form's data and
-	// strings: made again unless the site is the same (a body-only edit).
-	if s != prev.site {
-		hosting, err := s.hostingFiles()
+	// The form schemas and hosting rules depend on the redirects, the
+	// locales with a 404 page, the forms' data and strings and the pages'
+	// inline hashes.
+	s.inlineHashes = pageHashes(st.pages)
+	if err := s.rulesFiles(set); err != nil {
+		return nil, err
+	}
+	if s != prev.site || st.assets != prev.assets {
+		sw, err := s.worker()
 		if err != nil {
 			return nil, err
 		}
-		for name, b := range hosting {
-			set(name, b)
+		if sw == nil {
+			del(sitepath.Worker)
+		} else {
+			set(sitepath.Worker, sw)
 		}
 	}
 	sitemap := false
@@ -969,7 +889,7 @@ func (d *Dev) patch(st, prev *devState, todo []*route.Entry, removed []string, c
 		}
 	}
 	if st.assets != prev.assets || st.bundle != prev.bundle {
-		old, now := d.bundleFiles(prev.assets, prev.bundle), d.bundleFiles(st.assets, st.bundle)
+		old, now := bundleFiles(prev.assets, prev.bundle, d.assetURLs), bundleFiles(st.assets, st.bundle, d.assetURLs)
 		for name := range old {
 			if _, ok := now[name]; !ok {
 				del(name)
@@ -979,15 +899,11 @@ func (d *Dev) patch(st, prev *devState, todo []*route.Entry, removed []string, c
 			set(name, b)
 		}
 	}
-	imgs, err := d.imageOut()
-	if err != nil {
-		return nil, err
-	}
 	for _, name := range d.staleImages {
 		del(name)
 	}
-	for name, b := range imgs {
-		set(name, b)
+	if err := s.pictures(ctx, set); err != nil {
+		return nil, err
 	}
 	for _, name := range d.staleImages { // a photo saved as it was
 		if o, ok := prev.out[name]; ok && string(o) == string(out[name]) && out[name] != nil {
@@ -1000,30 +916,25 @@ func (d *Dev) patch(st, prev *devState, todo []*route.Entry, removed []string, c
 				del(strings.TrimPrefix(p, "/"))
 			}
 		}
-		var errs diag.List
-		for _, p := range sortedKeys(s.Statics) {
-			rel := strings.TrimPrefix(p, "/")
-			if _, taken := out[rel]; taken && !prev.site.Statics[p] {
-				errs.Add(diag.New(diag.Pos{File: StaticDir + p}, "static file collides with a generated file at %s", p))
-				continue
-			}
-			b, err := d.static(p)
-			if err != nil {
-				return nil, err
-			}
-			set(rel, b)
+		taken := func(rel string) bool {
+			_, ok := out[rel]
+			return ok && !prev.site.Statics["/"+rel]
 		}
-		if len(errs) > 0 {
-			return nil, errs.Err()
+		if err := s.copyStatics(taken, d.static, set); err != nil {
+			return nil, err
 		}
 	}
 	st.out, st.fallback = out, fallback
-	names := make([]string, 0, len(diff))
-	for n := range diff {
-		names = append(names, n)
+	return slices.Sorted(maps.Keys(diff)), nil
+}
+
+// pageHashes are the CSP hashes of the pages' inline styles and scripts.
+func pageHashes(pages map[string]*rendered) []string {
+	var out []string
+	for _, p := range pages {
+		out = append(out, p.styles...)
 	}
-	sort.Strings(names)
-	return names, nil
+	return out
 }
 
 // changedFiles lists, sorted, the paths whose bytes differ between two
@@ -1040,61 +951,11 @@ func changedFiles(a, b map[string][]byte) []string {
 			out = append(out, name)
 		}
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out
 }
 
-func sameRedirects(a, b []route.Redirect) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].From != b[i].From || a[i].To != b[i].To {
-			return false
-		}
-	}
-	return true
-}
-
-// bundleFiles are the files of the asset bundles and the island client
-// bundles. Asset bundles keep the URLs of the session's first build, so pages
-// need not render again when only a stylesheet changed.
-func (d *Dev) bundleFiles(a *assets.Result, b *islands.Bundle) map[string][]byte {
-	out := map[string][]byte{}
-	stable := map[string]string{}
-	for name, u := range a.URLs {
-		if s, ok := d.assetURLs[name]; ok {
-			stable[strings.TrimPrefix(u, "/")] = strings.TrimPrefix(s, "/")
-		}
-	}
-	for name, data := range a.Files {
-		if to, ok := stable[name]; ok {
-			name = to
-		}
-		out[name] = data
-	}
-	if b != nil {
-		maps.Copy(out, b.ClientFiles())
-	}
-	return out
-}
-
-// imageOut encodes the picture variants the renders asked for (the
-// processor keeps what it encoded) and returns them by output path.
-func (d *Dev) imageOut() (map[string][]byte, error) {
-	out := map[string][]byte{}
-	if d.images == nil {
-		return out, nil
-	}
-	files, err := d.images.Run(context.Background(), 0)
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range files {
-		out[f.Path] = f.Data
-	}
-	return out, nil
-}
+func sameRedirect(a, b route.Redirect) bool { return a.From == b.From && a.To == b.To }
 
 // static returns the bytes of a static file (site path), cached.
 func (d *Dev) static(p string) ([]byte, error) {
@@ -1109,105 +970,38 @@ func (d *Dev) static(p string) ([]byte, error) {
 	return b, nil
 }
 
-// assemble lays out the whole output the way write does for a build.
-func (d *Dev) assemble(st *devState) (map[string][]byte, map[string]string, error) {
+// assemble lays out the whole output with the steps a build writes it
+// with (pageFiles, siteFiles, copyStatics), into memory.
+func (d *Dev) assemble(ctx context.Context, st *devState) (map[string][]byte, map[string]string, error) {
 	s := st.site
 	out := make(map[string][]byte, 2*len(st.pages)+len(s.Plan.Redirects)+64)
+	emit := func(name string, b []byte) { out[name] = b }
 	fallback := map[string]string{}
+	var errs diag.List
 	for _, p := range st.pages {
-		for name, b := range s.pageFiles(p) {
+		errs.Merge(s.pageFiles(p, func(name string, b []byte) {
 			out[name] = b
 			if p.entry.Fallback && strings.HasSuffix(name, ".html") {
 				fallback[name] = p.entry.Page.File
 			}
-		}
+		}))
 	}
-	for _, rd := range s.Plan.Redirects {
-		b, err := s.redirectPage(rd)
-		if err != nil {
-			return nil, nil, err
-		}
-		out[strings.TrimPrefix(rd.From, "/")+"index.html"] = b
+	if len(errs) > 0 {
+		return nil, nil, errs.Err()
 	}
-	hosting, err := s.hostingFiles()
+	s.inlineHashes = pageHashes(st.pages)
+	sw, err := s.worker()
 	if err != nil {
 		return nil, nil, err
 	}
-	maps.Copy(out, hosting)
-	out[output.ManifestName] = nil // written by a build's commit: no static file may take its place
-	sm, err := output.Sitemap(s.Plan, s.Config.BaseURL)
-	if err != nil {
+	if err := s.siteFiles(ctx, siteWide{worker: sw}, emit); err != nil {
 		return nil, nil, err
 	}
-	maps.Copy(out, sm)
-	out["robots.txt"] = output.Robots(s.Config.BaseURL)
-	app, err := output.AppData(s.Hash)
-	if err != nil {
+	taken := func(rel string) bool { _, ok := out[rel]; return ok }
+	if err := s.copyStatics(taken, d.static, emit); err != nil {
 		return nil, nil, err
 	}
-	out["page-data/app-data.json"] = app
-	maps.Copy(out, d.bundleFiles(d.assets, s.Islands))
-	imgs, err := d.imageOut()
-	if err != nil {
-		return nil, nil, err
-	}
-	maps.Copy(out, imgs)
-	var errs diag.List
-	for _, p := range sortedKeys(s.Statics) {
-		rel := strings.TrimPrefix(p, "/")
-		if _, taken := out[rel]; taken {
-			errs.Add(diag.New(diag.Pos{File: StaticDir + p}, "static file collides with a generated file at %s", p))
-			continue
-		}
-		b, err := d.static(p)
-		if err != nil {
-			return nil, nil, err
-		}
-		out[rel] = b
-	}
-	delete(out, output.ManifestName)
-	return out, fallback, errs.Err()
-}
-
-// hostingFiles are _redirects, _headers, the nginx snippet and the demo
-// form's schema, as a build writes them.
-func (s *Site) hostingFiles() (map[string][]byte, error) {
-	var notFound []output.NotFound
-	def := s.Config.DefaultLocale()
-	for _, e := range s.Plan.Entries {
-		if e.NotFound {
-			l, _ := s.Config.Locale(e.Lang)
-			notFound = append(notFound, output.NotFound{Prefix: l.Prefix, Page: l.Prefix + "/404.html"})
-			if e.Lang == def.Code {
-				notFound = append(notFound, output.NotFound{Page: "/404.html"})
-			}
-		}
-	}
-	files := map[string][]byte{}
-	schemas, err := formschema.BuildAll(formschema.SiteInput{Config: s.Config, Source: s.Source, Plan: s.Plan, Catalog: s.Catalog,
-		Markdown: markdown.New(markdown.Options{})})
-	if err != nil {
-		return nil, err
-	}
-	schemaFiles, err := schemas.Files()
-	if err != nil {
-		return nil, err
-	}
-	maps.Copy(files, schemaFiles)
-	err = s.writeHostingRules(func(name string, b []byte) { files[name] = b }, notFound)
-	return files, err
-}
-
-func slicesEqual(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return out, fallback, nil
 }
 
 // parallel runs fn(0..n-1) on GOMAXPROCS workers.
