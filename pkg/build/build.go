@@ -7,9 +7,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -17,9 +15,7 @@ import (
 	"log/slog"
 	"maps"
 	"os"
-	"path"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -37,9 +33,6 @@ import (
 	"sitegen/pkg/output"
 	"sitegen/pkg/render"
 	"sitegen/pkg/route"
-	"sitegen/pkg/schema"
-	"sitegen/pkg/sitefs"
-	"sitegen/pkg/sitepath"
 )
 
 // Version is sitegen's version; it is part of the build hash.
@@ -185,9 +178,13 @@ type Site struct {
 	fsys          fs.FS
 	root          string
 	beforeRender  func(*route.Entry)
-	skip          map[string]bool // source files with errors: their pages are not rendered
-	inlineHashes  []string        // CSP hashes of the <style>s and inline scripts the written pages carry (inlineHashes)
-	formSet       siteForms       // the schemas of the site's forms (forms)
+	skip          map[string]bool      // source files with errors: their pages are not rendered
+	files         []content.SourceFile // the parsed content files (loaded live, for the dev server)
+	copts         content.Options      // how the content files were parsed
+	imageFiles    map[string]bool      // the source images under assets/images (site paths)
+	md            *markdown.Converter
+	inlineHashes  []string  // CSP hashes of the <style>s and inline scripts the written pages carry (inlineHashes)
+	formSet       siteForms // the schemas of the site's forms (forms)
 	// recordDeps: record what each render used (the dev server).
 	recordDeps bool
 	// stableURLs, in the dev server, are the URLs the pages link for each
@@ -202,317 +199,6 @@ func (s *Site) Close() error {
 		err = errors.Join(err, s.Islands.Close())
 	}
 	return err
-}
-
-// Load reads, checks and prepares a site for rendering. It returns every
-// error it finds (see load) and no site when there is one.
-func Load(ctx context.Context, opts Options) (*Site, error) {
-	site, errs := load(ctx, opts)
-	if err := errs.Err(); err != nil {
-		if site != nil {
-			site.Close()
-		}
-		return nil, err
-	}
-	return site, nil
-}
-
-// diskOnly returns the first of the assets esbuild bundles that fsys holds.
-func diskOnly(fsys fs.FS) string {
-	for _, e := range append(append([]string{}, assets.Entries...), "islands") {
-		p := path.Join(assets.Dir, e)
-		if _, err := fs.Stat(fsys, p); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
-// load runs every stage that can run and collects all their errors: an error
-// in one stage does not hide the errors of the next ones. It returns a site
-// when rendering is possible; pages whose source has errors are marked to be
-// skipped, and when a stage could not run, a note in the list says so. The
-// site is nil only when the context was cancelled or nothing can be rendered.
-func load(ctx context.Context, opts Options) (*Site, diag.List) {
-	var errs diag.List
-	root := opts.Source
-	if root == "" {
-		root = "."
-	}
-	var fsys fs.FS = opts.FS
-	if fsys == nil {
-		sfs, err := sitefs.New(root)
-		if err != nil {
-			errs.AddErr(diag.Pos{}, err)
-			return nil, errs
-		}
-		if bad := sfs.Check(); len(bad) > 0 {
-			// Files that cannot be read safely would only fail again in every
-			// later stage: report them all, and check the rest once they are gone.
-			errs.Merge(bad)
-			errs.Add(diag.Notef(diag.Pos{}, "the site was not checked further: remove or replace the files above first"))
-			return nil, errs
-		}
-		fsys = sfs
-	} else if need := diskOnly(fsys); need != "" {
-		errs.Addf(diag.Pos{File: need}, "%s is bundled by esbuild, which reads the site from disk: build this site from a folder", need)
-		return nil, errs
-	}
-	fsys = newOnceFS(fsys)
-	noRender := "" // why pages cannot be rendered, if they cannot
-	cfg, err := config.Load(fsys)
-	errs.AddErr(diag.Pos{File: config.FileName}, err)
-	if cfg == nil || len(cfg.Locales) == 0 {
-		cfg = provisionalConfig(fsys)
-		noRender = "site.yaml could not be used"
-		var codes []string
-		for _, l := range cfg.Locales {
-			codes = append(codes, l.Code)
-		}
-		errs.Add(diag.Notef(diag.Pos{}, "without a usable site.yaml, content was read for the locales found in content/ (%s) and templates were parsed; links and data sets were not checked", strings.Join(codes, ", ")))
-	}
-	if opts.BaseURL != "" {
-		if b, err := config.CheckBaseURL(opts.BaseURL); err != nil {
-			errs.Addf(diag.Pos{}, "--base-url %v", err)
-		} else {
-			cfg.BaseURL = b
-		}
-	}
-	langs := make([]string, len(cfg.Locales))
-	for i, l := range cfg.Locales {
-		langs[i] = l.Code
-	}
-	statics, err := staticFiles(fsys)
-	errs.AddErr(diag.Pos{File: StaticDir}, err)
-	sch, err := schema.Load(fsys)
-	if err != nil {
-		errs.AddErr(diag.Pos{File: schema.FileName}, err)
-		return nil, errs // data sets cannot be read without their types
-	}
-	// The build hash reads every file but the pages: it runs while the
-	// pages are read and parsed.
-	type hashed struct {
-		hash string
-		err  error
-	}
-	hashDone := make(chan hashed, 1)
-	go func() {
-		h, err := buildHash(fsys)
-		hashDone <- hashed{h, err}
-	}()
-	// esbuild bundles the assets and islands meanwhile too (they depend on
-	// no page).
-	var store *cache.Store
-	var cacheWarning string
-	if opts.CacheDir != "" && noRender == "" {
-		// A cache that cannot be used slows the build down; it never stops it.
-		if store, err = cache.Open(opts.CacheDir); err != nil {
-			cacheWarning = fmt.Sprintf("building without a cache: %v", err)
-		}
-	}
-	bundles := esbuildcache.New(store)
-	bundlesDone := make(chan bundling, 1)
-	go func() { bundlesDone <- bundle(ctx, opts, root, fsys, cfg, bundles) }()
-	copts := content.Options{Langs: langs, Drafts: opts.Drafts, Schema: sch, LazyBodies: true}
-	if l := cfg.ErrorPages.Layout; l != "" {
-		copts.Layouts = map[string]string{cfg.ErrorPages.NotFound: l, cfg.ErrorPages.ServerError: l}
-	}
-	src, err := content.Load(ctx, fsys, copts)
-	hr := <-hashDone
-	bd := <-bundlesDone
-	if src == nil {
-		errs.AddErr(diag.Pos{File: content.Dir}, err)
-		if bd.islands != nil {
-			bd.islands.Close()
-		}
-		store.Close()
-		return nil, errs
-	}
-	errs.AddErr(diag.Pos{File: content.Dir}, err)
-	brokenData := map[string]bool{} // locales with a data file that has errors
-	for _, d := range errs {
-		for _, l := range langs {
-			if strings.HasPrefix(d.Pos.File, content.Dir+"/"+l+"/data/") {
-				brokenData[l] = true
-			}
-		}
-	}
-	plan, err := route.Build(cfg, src, statics)
-	if noRender == "" {
-		errs.AddErr(diag.Pos{File: content.Dir}, err)
-	}
-	hash := hr.hash
-	errs.AddErr(diag.Pos{}, hr.err)
-	bundled := bd.assets
-	if bd.assetsErr != nil {
-		errs.AddErr(diag.Pos{File: assets.Dir}, bd.assetsErr)
-		noRender = "the stylesheets and scripts in assets/ did not bundle"
-	}
-	strs := map[string]map[string]string{}
-	for _, l := range langs {
-		strs[l] = src.Locales[l].Strings
-	}
-	catalog := i18n.New(strs, cfg.DefaultLocale().Code)
-	date := opts.Date
-	if date == "" {
-		date = time.Now().Format("2006-01-02")
-	}
-	var scripts []string
-	if u, ok := bundled.URLs[runtimeEntry]; ok {
-		scripts = append(scripts, u)
-	}
-	ropts := render.Options{
-		FS: fsys, Config: cfg, Source: src, Plan: plan, Catalog: catalog, Markdown: markdown.New(markdown.Options{Highlight: cfg.Markdown.HighlightCode()}),
-		Assets: bundled.URLs, BuildHash: hash, BuildDate: date,
-		IconDir: cfg.Icons.Dir, StaticDir: StaticDir, Scripts: scripts,
-		HTML: htmlMinifier(opts.Minify),
-	}
-	ropts.InlineStyles = inlineStyles(bundled)
-	imgs, imageFiles, err := newImages(fsys, root, opts.ImageCache)
-	errs.AddErr(diag.Pos{File: ImageDir}, err)
-	ropts.Images = imgs
-	bundle, bundleTime := bd.islands, bd.islandsTime
-	if bd.islandsErr != nil {
-		errs.AddErr(diag.Pos{File: "assets/islands"}, bd.islandsErr)
-		noRender = "the islands in assets/islands/ did not bundle"
-	} else if bundle != nil {
-		ropts.Islands = bundle
-		if store == nil {
-			bundle.Warm() // every page renders: start the engines while templates parse
-		}
-	}
-	if store != nil && plan != nil {
-		ropts.Cache = store
-		ropts.CacheSalt = cacheSalt(opts, date, cfg, hash, plan, bundle, bundled, scripts, imgs)
-	}
-	r, err := render.New(ropts)
-	checker := r
-	if err != nil {
-		errs.AddErr(diag.Pos{File: render.TemplatesDir}, err)
-		noRender = "the templates have errors"
-		checker = nil // layouts and sections cannot be looked up
-	}
-	// A data set missing because its file has errors is not reported again
-	// where pages use it.
-	dataBroken := func(lang string) bool { return brokenData[lang] || brokenData[cfg.DefaultLocale().Code] }
-	if noRender == "" { // links and data sets depend on site.yaml's locales and legacy paths
-		errs.Merge(validate(cfg, ropts.Markdown, src, plan, checker, withImages(statics, imageFiles), langs, dataBroken))
-	}
-	bad := map[string]bool{} // source files with errors: pages from or using them are not rendered
-	for _, d := range errs {
-		if strings.HasPrefix(d.Pos.File, content.Dir+"/") {
-			bad[d.Pos.File] = true
-		}
-	}
-	if noRender != "" {
-		errs.Add(diag.Notef(diag.Pos{}, "pages were not rendered because %s; template and link errors found while rendering may follow once it is fixed", noRender))
-		if bundle != nil {
-			bundle.Close()
-		}
-		store.Close()
-		return nil, errs
-	}
-	var pages *pageCache
-	if ropts.Cache != nil {
-		pages = &pageCache{store: ropts.Cache, salt: ropts.CacheSalt, r: r}
-	}
-	site := &Site{Config: cfg, Source: src, Plan: plan, Renderer: r, Catalog: catalog, Assets: bundled, Statics: statics,
-		Hash: hash, Islands: bundle, IslandsBundle: bundleTime, Images: imgs, cache: store, pages: pages, html: ropts.HTML, bundles: bundles, cacheWarning: cacheWarning,
-		fsys: fsys, root: root, skip: skipPages(src, cfg, bad)}
-	if pages != nil {
-		pages.pageData = site.pageData
-	}
-	return site, errs
-}
-
-// htmlMinifier returns the minifier of the pages' HTML when minify is on
-// (--minify, like the CSS and JavaScript bundles), else nil.
-func htmlMinifier(minify bool) *htmlmin.Minifier {
-	if !minify {
-		return nil
-	}
-	return htmlmin.New()
-}
-
-// bundling is what esbuild made of the site's assets and islands.
-type bundling struct {
-	assets      *assets.Result
-	assetsErr   error
-	islands     *islands.Bundle // nil without assets/islands/
-	islandsErr  error
-	islandsTime time.Duration
-}
-
-// bundle bundles the stylesheets and scripts under assets/ and the islands
-// under assets/islands/.
-func bundle(ctx context.Context, opts Options, root string, fsys fs.FS, cfg *config.Config, bundles *esbuildcache.Cache) bundling {
-	b := bundling{assets: &assets.Result{URLs: map[string]string{}, Files: map[string][]byte{}}}
-	assetsDone := make(chan struct{})
-	go func() { // at the same time as the islands
-		defer close(assetsDone)
-		if opts.FS == nil { // a tree from elsewhere has nothing to bundle (diskOnly)
-			if res, err := assets.BundleCached(root, opts.Minify, bundles, cfg.Assets.Entries...); err != nil {
-				b.assetsErr = err
-			} else {
-				b.assets = res
-			}
-		}
-	}()
-	if st, err := fs.Stat(fsys, "assets/islands"); err == nil && st.IsDir() {
-		t0 := time.Now()
-		b.islands, b.islandsErr = islands.Build(ctx, islands.Options{Root: root, Library: cfg.Islands.Library, Minify: opts.Minify,
-			RenderTimeout: cfg.Islands.RenderTimeout.Duration, BuildBudget: cfg.Islands.BuildBudget.Duration, Cache: bundles})
-		b.islandsTime = time.Since(t0)
-	}
-	<-assetsDone
-	return b
-}
-
-// skipPages returns the source files of the pages not to render: those with
-// errors, and those whose sections use a data set that is missing or comes
-// from a file with errors (rendering them would only repeat those errors).
-func skipPages(src *content.Source, cfg *config.Config, bad map[string]bool) map[string]bool {
-	skip := map[string]bool{}
-	for f := range bad {
-		skip[f] = true
-	}
-	def := src.Locales[cfg.DefaultLocale().Code]
-	for _, loc := range src.Locales {
-		for _, pg := range loc.Pages {
-			for _, sec := range pg.Sections {
-				if sec.Data == "" {
-					continue
-				}
-				ds, ok := loc.Data[sec.Data]
-				if !ok && def != nil {
-					ds, ok = def.Data[sec.Data]
-				}
-				if !ok || bad[ds.Pos.File] {
-					skip[pg.File] = true
-				}
-			}
-		}
-	}
-	return skip
-}
-
-// provisionalConfig stands in for a site.yaml that could not be used, so that
-// content and templates are still checked: one locale per folder of content/.
-func provisionalConfig(fsys fs.FS) *config.Config {
-	cfg := &config.Config{BaseURL: "https://site.invalid", Title: "site"}
-	entries, _ := fs.ReadDir(fsys, content.Dir)
-	for _, e := range entries {
-		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && sitepath.Check("/"+e.Name()) == nil && sitepath.Reserved("/"+e.Name(), nil) == "" {
-			cfg.Locales = append(cfg.Locales, config.Locale{Code: e.Name(), Name: e.Name(), Prefix: "/" + e.Name()})
-		}
-	}
-	if len(cfg.Locales) == 0 {
-		cfg.Locales = []config.Locale{{Code: "en", Name: "en", Prefix: "/en"}}
-	}
-	cfg.Locales[0].Default = true
-	cfg.LegacyPaths = map[string]string{}
-	cfg.LegacyPos = map[string]diag.Pos{}
-	return cfg
 }
 
 // InternalError is a panic met during a build, reported as an error instead
@@ -550,7 +236,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 			return nil, err
 		}
 	}
-	site, errs := load(ctx, opts)
+	site, errs := load(ctx, opts, nil)
 	if err := ctx.Err(); err != nil {
 		return nil, stopped(ctx, err)
 	}
@@ -560,13 +246,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	defer site.Close()
 	site.beforeRender = opts.beforeRender
 	if errs.Errors() > 0 {
-		// Render what loaded, into no output, for the errors found there.
-		_, err := site.write(ctx, nil)
-		errs.AddErr(diag.Pos{}, err)
-		if n := site.skipped(); n > 0 {
-			errs.Add(diag.Notef(diag.Pos{}, "%d page(s) were not rendered because of the errors above", n))
-		}
-		return nil, attachSource(opts, errs.Err())
+		return nil, attachSource(opts, site.errorsOnly(ctx, errs))
 	}
 	tree, err := output.Begin(opts.Out, Version)
 	if err != nil {
@@ -659,34 +339,6 @@ func (s *Site) worker() ([]byte, error) {
 	return assets.Worker(s.root, assets.WorkerOptions{Minify: true, Retire: s.Config.ServiceWorker.Retire, Build: s.Hash, Pages: pages, Cache: s.bundles})
 }
 
-// cacheSalt names everything a cached page, Markdown render or island SSR
-// depends on besides its own inputs and its trace: sitegen's version and
-// the build hash (config, templates, assets, data, strings,
-// package-lock.json), the options and the build date, the islands bundle,
-// the bundled assets' URLs, the image encoders, and the route plan that
-// links resolve through (every page's id, locale and URL, and every
-// redirect).
-func cacheSalt(opts Options, date string, cfg *config.Config, hash string, plan *route.Plan, bundle *islands.Bundle,
-	bundled *assets.Result, scripts []string, imgs *images.Processor) []byte {
-	h := sha256.New()
-	fmt.Fprintf(h, "sitegen %s\nbuild %s\nbase %s\ndrafts %t\ndate %s\nminify %t\nhighlight %t\n",
-		Version, hash, cfg.BaseURL, opts.Drafts, date, opts.Minify, cfg.Markdown.HighlightCode())
-	if bundle != nil {
-		fmt.Fprintf(h, "islands %s\n", bundle.Hash())
-	}
-	for _, name := range slices.Sorted(maps.Keys(bundled.URLs)) {
-		fmt.Fprintf(h, "asset %q %q\n", name, bundled.URLs[name])
-	}
-	fmt.Fprintf(h, "scripts %q\nimages %q\n", scripts, imgs.EncoderIDs())
-	for _, e := range plan.Entries {
-		fmt.Fprintf(h, "entry %q %q %q %t %t\n", e.ID, e.Lang, e.URL, e.Fallback, e.Root)
-	}
-	for _, r := range plan.Redirects {
-		fmt.Fprintf(h, "redirect %q %q\n", r.From, r.To)
-	}
-	return h.Sum(nil)
-}
-
 // RenderURL renders the page at a site path (for the dev server).
 func (s *Site) RenderURL(ctx context.Context, url string) (_ []byte, _ bool, err error) {
 	defer recoverAs(&err, "rendering "+url)
@@ -755,6 +407,17 @@ func gzipSize(b []byte) int {
 	return buf.Len()
 }
 
+// errorsOnly renders a site that loaded with errors into no output, for
+// the errors found there, and returns them all after errs.
+func (s *Site) errorsOnly(ctx context.Context, errs diag.List) error {
+	_, err := s.write(ctx, nil)
+	errs.AddErr(diag.Pos{}, err)
+	if n := s.skipped(); n > 0 {
+		errs.Add(diag.Notef(diag.Pos{}, "%d page(s) were not rendered because of the errors above", n))
+	}
+	return errs.Err()
+}
+
 // skipped counts the pages not rendered because their source has errors.
 func (s *Site) skipped() int {
 	n := 0
@@ -764,63 +427,4 @@ func (s *Site) skipped() int {
 		}
 	}
 	return n
-}
-
-// staticFiles lists the site paths of files under assets/static.
-func staticFiles(fsys fs.FS) (map[string]bool, error) {
-	out := map[string]bool{}
-	if _, err := fs.Stat(fsys, StaticDir); err != nil {
-		return out, nil
-	}
-	err := fs.WalkDir(fsys, StaticDir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() {
-			out[strings.TrimPrefix(p, StaticDir)] = true
-		}
-		return nil
-	})
-	return out, err
-}
-
-// buildHash hashes what the client runtime and the page chrome depend on:
-// config, templates, assets, data sets and UI strings, and sitegen's version.
-// Page bodies are left out on purpose: editing one page's text changes that
-// page only, and every other page stays byte-identical.
-func buildHash(fsys fs.FS) (string, error) {
-	h := sha256.New()
-	fmt.Fprintf(h, "sitegen %s\n", Version)
-	var files []string
-	for _, root := range []string{config.FileName, schema.FileName, "templates", "assets", content.Dir, "package-lock.json"} {
-		if _, err := fs.Stat(fsys, root); err != nil {
-			continue
-		}
-		err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				return nil
-			}
-			if strings.HasPrefix(p, content.Dir+"/") && path.Ext(p) == ".md" {
-				return nil
-			}
-			files = append(files, p)
-			return nil
-		})
-		if err != nil {
-			return "", err
-		}
-	}
-	sort.Strings(files)
-	for _, f := range files {
-		b, err := fs.ReadFile(fsys, f)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(h, "%s %d\n", f, len(b))
-		h.Write(b)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:20], nil
 }

@@ -17,7 +17,6 @@ import (
 	"sitegen/pkg/config"
 	"sitegen/pkg/content"
 	"sitegen/pkg/diag"
-	"sitegen/pkg/i18n"
 	"sitegen/pkg/images"
 	"sitegen/pkg/islands"
 	"sitegen/pkg/markdown"
@@ -147,91 +146,38 @@ func (d *Dev) Close() error {
 // before one).
 func (d *Dev) Config() *config.Config { return d.cfg }
 
-// full loads everything again, as on start and after site.yaml changes.
+// full loads everything again, as on start and after site.yaml changes,
+// the way a build loads a site (load); a site with errors is rendered for
+// its errors too (errorsOnly), so that the dev server and check report what
+// a build reports.
 func (d *Dev) full(ctx context.Context) (*DevResult, error) {
 	start := time.Now()
 	d.fsys.(*sitefs.FS).Forget()
-	if bad := d.fsys.(*sitefs.FS).Check(); len(bad) > 0 {
-		return nil, bad.Err()
+	bodies := &bodyCache{m: map[bodyKey]cachedBody{}}
+	site, errs := load(ctx, d.opts, &liveTree{fsys: d.fsys.(*sitefs.FS), bodies: bodies})
+	if site == nil {
+		return nil, errs.Err()
 	}
-	cfg, err := config.Load(d.fsys)
-	if err != nil {
-		return nil, err
+	if errs.Errors() > 0 {
+		defer site.Close()
+		return nil, site.errorsOnly(ctx, errs)
 	}
-	if d.opts.BaseURL != "" {
-		b, err := config.CheckBaseURL(d.opts.BaseURL)
-		if err != nil {
-			return nil, diag.New(diag.Pos{}, "--base-url %v", err)
-		}
-		cfg.BaseURL = b
+	files := make(map[string]*content.SourceFile, len(site.files))
+	for i := range site.files {
+		files[site.files[i].Path] = &site.files[i]
 	}
-	langs := make([]string, len(cfg.Locales))
-	for i, l := range cfg.Locales {
-		langs[i] = l.Code
-	}
-	files := map[string]*content.SourceFile{}
-	for _, lang := range langs {
-		dir := path.Join(content.Dir, lang)
-		if _, err := fs.Stat(d.fsys, dir); err != nil {
-			continue
-		}
-		err := fs.WalkDir(d.fsys, dir, func(p string, e fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if f, ok := content.Classify(p, langs); ok && !e.IsDir() {
-				files[p] = &f
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	sch, err := schema.Load(d.fsys)
-	if err != nil {
-		return nil, err
-	}
-	copts := content.Options{Langs: langs, Drafts: d.opts.Drafts, Schema: sch}
-	if l := cfg.ErrorPages.Layout; l != "" {
-		copts.Layouts = map[string]string{cfg.ErrorPages.NotFound: l, cfg.ErrorPages.ServerError: l}
-	}
-	parseAll(d.fsys, copts, files)
-	imgs, imageFiles, err := newImages(d.fsys, d.root, d.opts.ImageCache)
-	if err != nil {
-		return nil, err
-	}
-	d.images, d.imageFiles, d.staleImages = imgs, imageFiles, nil
-	statics, err := staticFiles(d.fsys)
-	if err != nil {
-		return nil, err
-	}
-	bundled, err := assets.Bundle(d.root, d.opts.Minify, cfg.Assets.Entries...)
-	if err != nil {
-		return nil, err
-	}
-	hash, err := buildHash(d.fsys)
-	if err != nil {
-		return nil, err
-	}
-	var bundle *islands.Bundle
-	if st, err := fs.Stat(d.fsys, "assets/islands"); err == nil && st.IsDir() {
-		bundle, err = islands.Build(ctx, islandOptions(d.root, cfg, d.opts.Minify))
-		if err != nil {
-			return nil, err
-		}
-	}
+	site.files = nil
+	site.recordDeps, site.stableURLs = true, site.Assets.URLs
 	old := d.bundle
-	d.copts = copts
-	d.cfg, d.langs, d.files, d.statics, d.assets, d.assetURLs, d.bundle, d.hash = cfg, langs, files, statics, bundled, bundled.URLs, bundle, hash
-	if old != nil && old != bundle {
+	d.copts, d.md, d.bodies = site.copts, site.md, bodies
+	d.cfg, d.langs, d.files, d.statics, d.assets, d.assetURLs, d.bundle, d.hash = site.Config, site.copts.Langs, files, site.Statics, site.Assets, site.Assets.URLs, site.Islands, site.Hash
+	d.images, d.imageFiles, d.staleImages = site.Images, site.imageFiles, nil
+	if old != nil && old != d.bundle {
 		old.Close()
 	}
-	d.good, d.renderer = nil, nil
-	d.bodies = &bodyCache{m: map[bodyKey]cachedBody{}}
-	d.md = markdown.New(markdown.Options{Highlight: cfg.Markdown.HighlightCode()})
+	d.good, d.renderer = nil, site.Renderer
 	clear(d.staticCache)
-	st, res, err := d.render(ctx, nil, nil)
+	st, res, err := d.renderSite(ctx, site, sigsOf(site.Plan), nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -244,14 +190,6 @@ func (d *Dev) full(ctx context.Context) (*DevResult, error) {
 func islandOptions(root string, cfg *config.Config, minify bool) islands.Options {
 	return islands.Options{Root: root, Library: cfg.Islands.Library, Minify: minify,
 		RenderTimeout: cfg.Islands.RenderTimeout.Duration, BuildBudget: cfg.Islands.BuildBudget.Duration}
-}
-
-func parseAll(fsys fs.FS, opts content.Options, files map[string]*content.SourceFile) {
-	list := make([]*content.SourceFile, 0, len(files))
-	for _, f := range files {
-		list = append(list, f)
-	}
-	parallel(len(list), func(i int) { list[i].Parse(fsys, opts) })
 }
 
 // Update rebuilds after the files at paths (slash paths below the site root;
@@ -517,44 +455,22 @@ func (d *Dev) renderWith(ctx context.Context, changed map[string]bool, prev *dev
 	if err != nil {
 		return nil, nil, err
 	}
-	strs := map[string]map[string]string{}
-	for _, l := range d.langs {
-		strs[l] = src.Locales[l].Strings
-	}
-	catalog := i18n.New(strs, d.cfg.DefaultLocale().Code)
-	date := d.opts.Date
-	if date == "" {
-		date = time.Now().Format("2006-01-02")
-	}
-	var scripts []string
-	if u, ok := d.assetURLs["runtime/runtime.js"]; ok {
-		scripts = append(scripts, u)
-	}
-	ropts := render.Options{
-		FS: d.fsys, Config: d.cfg, Source: src, Plan: plan, Catalog: catalog,
-		Markdown: d.md, Bodies: d.bodies,
-		Assets: d.assetURLs, BuildHash: d.hash, BuildDate: date,
-		IconDir: d.cfg.Icons.Dir, StaticDir: StaticDir, Scripts: scripts,
-		HTML: htmlMinifier(d.opts.Minify), InlineStyles: inlineStyles(d.assets),
-	}
-	if d.bundle != nil {
-		ropts.Islands = d.bundle
-	}
-	ropts.Images = d.images
-	r := d.renderer
-	if r == nil {
-		if r, err = render.New(ropts); err != nil {
+	site := &Site{Config: d.cfg, Source: src, Plan: plan, Catalog: catalogOf(d.cfg, src), Assets: d.assets, Statics: d.statics,
+		Hash: d.hash, Islands: d.bundle, Images: d.images, fsys: d.fsys, root: d.root, md: d.md, imageFiles: d.imageFiles, copts: d.copts,
+		recordDeps: true, stableURLs: d.assetURLs}
+	ropts := site.renderOptions(d.opts, d.assetURLs)
+	ropts.Bodies = d.bodies
+	site.html = ropts.HTML
+	if site.Renderer = d.renderer; site.Renderer == nil {
+		if site.Renderer, err = render.New(ropts); err != nil {
 			return nil, nil, err
 		}
 	} else {
-		r.Rebind(ropts)
+		site.Renderer.Rebind(ropts)
 	}
-	if errs := validate(d.cfg, d.md, src, plan, r, withImages(d.statics, d.imageFiles), d.langs, func(string) bool { return false }); len(errs) > 0 {
+	if errs := site.validate(nil); len(errs) > 0 {
 		return nil, nil, errs.Err()
 	}
-	site := &Site{Config: d.cfg, Source: src, Plan: plan, Renderer: r, Catalog: catalog, Assets: d.assets, Statics: d.statics,
-		Hash: d.hash, Islands: d.bundle, Images: d.images, fsys: d.fsys, root: d.root, html: ropts.HTML,
-		recordDeps: true, stableURLs: d.assetURLs}
 	sigs := sigsOf(plan)
 	if prev != nil {
 		diffSites(prev.site, site, prev.sigs, sigs, changed)
