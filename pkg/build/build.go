@@ -4,10 +4,7 @@
 package build
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -16,7 +13,6 @@ import (
 	"maps"
 	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"sitegen/pkg/assets"
@@ -73,87 +69,6 @@ type Options struct {
 	FS fs.FS
 
 	beforeRender func(*route.Entry) // a test's fault injection: called before each page renders
-}
-
-// Report summarizes a build.
-type Report struct {
-	Pages     map[string]int // pages per locale
-	Redirects int
-	// RedirectTable is the route plan's redirects for the dev server
-	// (output.RedirectTable), the same list _redirects holds.
-	RedirectTable map[string]string
-	// HeaderRules is the header table _headers was written from, with the
-	// site's CSP, for the dev server.
-	HeaderRules   []output.HeaderRule
-	Files         int
-	Bytes         int64
-	Duration      time.Duration
-	BuildHash     string
-	Fallbacks     []route.Fallback
-	DataFallbacks [][2]string
-	StringMisses  []i18n.Miss
-	Locales       []string
-	// JS is, per layout, the largest JavaScript payload (gzip bytes) a page
-	// of that layout loads, with the islands it hydrates.
-	JS map[string]PageJS
-	// Runtime is the client runtime's gzip size (part of every JS total).
-	Runtime int
-	// Islands: time to bundle them, number of island renders and the time
-	// spent in SSR (summed over workers); SSREngine of the renders ran the
-	// island's JS (the others were the same render as an earlier one).
-	IslandsBundle time.Duration
-	SSRCalls      int64
-	SSRTime       time.Duration
-	SSREngine     int64
-	// Cache lookups (pages, Markdown and island SSR) that hit and missed;
-	// both 0 without a cache.
-	CacheHits, CacheMisses int64
-	CacheWarning           string // why the cache was not used, if it was not
-	// PageCache says the build used the persistent cache; PagesRendered
-	// pages were then rendered (their URLs in Rendered, sorted) and
-	// PagesCached taken whole from the cache. The counts leave out the root
-	// page, as Pages does; Rendered does not.
-	PageCache                  bool
-	PagesRendered, PagesCached int
-	Rendered                   []string
-	// TemplateSets is how many template sets were parsed (none when every
-	// page came from the cache); EsbuildRuns how many esbuild builds ran
-	// (not taken from the cache; counted with a cache only).
-	TemplateSets, EsbuildRuns int
-	Images                    images.Stats
-}
-
-// PageJS is the JavaScript one page loads.
-type PageJS struct {
-	GzipBytes int
-	Islands   []string
-	Page      string
-}
-
-// Summary is the one-line summary printed at the end of a build.
-func (r *Report) Summary() string {
-	parts := make([]string, 0, len(r.Locales))
-	total := 0
-	for _, l := range r.Locales {
-		parts = append(parts, fmt.Sprintf("%s %d", l, r.Pages[l]))
-		total += r.Pages[l]
-	}
-	s := fmt.Sprintf("built %d pages (%s), %d redirects: %d files, %s in %d ms",
-		total, strings.Join(parts, ", "), r.Redirects, r.Files, humanBytes(r.Bytes), r.Duration.Milliseconds())
-	if r.PageCache {
-		s += fmt.Sprintf(" (pages: %d rendered, %d from cache)", r.PagesRendered, r.PagesCached)
-	}
-	return s
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 // Site is a loaded, validated site ready to render (used by build and serve).
@@ -351,60 +266,6 @@ func (s *Site) RenderURL(ctx context.Context, url string) (_ []byte, _ bool, err
 		return nil, true, err
 	}
 	return res.HTML, true, nil
-}
-
-// jsSizer returns a function summing the gzip sizes of script URLs. The
-// size of every script is computed up front (or read from the build cache,
-// by the script's content); the function is safe for one goroutine.
-func (s *Site) jsSizer() func([]string) int {
-	files := map[string][]byte{}
-	for name, b := range s.Assets.Files {
-		files["/"+name] = b
-	}
-	if s.Islands != nil {
-		for name, b := range s.Islands.ClientFiles() {
-			files["/"+name] = b
-		}
-	}
-	sizes := map[string]int{}
-	for u, b := range files {
-		if strings.HasSuffix(u, ".js") {
-			sizes[u] = s.gzipSize(b)
-		}
-	}
-	return func(urls []string) int {
-		total := 0
-		for _, u := range urls {
-			n, ok := sizes[u]
-			if !ok {
-				n = s.gzipSize(files[u])
-				sizes[u] = n
-			}
-			total += n
-		}
-		return total
-	}
-}
-
-// gzipSize is gzipSize through the build cache.
-func (s *Site) gzipSize(b []byte) int {
-	k := cache.NewKey([]byte("gzip-size-1"), b)
-	if v, ok := s.cache.Get(k); ok {
-		if n, w := binary.Uvarint(v); w > 0 {
-			return int(n)
-		}
-	}
-	n := gzipSize(b)
-	s.cache.Put(k, binary.AppendUvarint(nil, uint64(n)))
-	return n
-}
-
-func gzipSize(b []byte) int {
-	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	zw.Write(b)
-	zw.Close()
-	return buf.Len()
 }
 
 // errorsOnly renders a site that loaded with errors into no output, for
