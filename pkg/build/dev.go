@@ -189,18 +189,7 @@ func (d *Dev) Update(ctx context.Context, paths []string) (*DevResult, error) {
 	for _, p := range paths {
 		d.pending[path.Clean(p)] = true
 	}
-	full := d.good == nil || d.pending[config.FileName] || d.pending[schema.FileName]
-	var editedImages []string // site paths of source images edited in place
-	for p := range d.pending {
-		if p == ImageDir || strings.HasPrefix(p, ImageDir+"/") {
-			site := strings.TrimPrefix(p, ImageDir)
-			if st, err := fs.Stat(d.fsys, p); err == nil && st.Mode().IsRegular() && d.imageFiles[site] {
-				editedImages = append(editedImages, site)
-				continue
-			}
-			full = true // a photo added or removed: read them all again
-		}
-	}
+	ch, full := d.sortPending()
 	if full {
 		var before map[string][]byte
 		if d.good != nil {
@@ -214,146 +203,43 @@ func (d *Dev) Update(ctx context.Context, paths []string) (*DevResult, error) {
 		res.Changed = changedFiles(before, res.Out) // so open tabs reload
 		return res, nil
 	}
-	before := map[string]*content.SourceFile{} // content files as they were
-	var (
-		changedTemplates []string
-		islandsChanged   bool
-		assetsChanged    bool
-		staticChanged    []string
-		reparse          []*content.SourceFile
-	)
-	for p := range d.pending {
-		switch {
-		case p == content.Dir || strings.HasPrefix(p, content.Dir+"/"):
-			reparse = append(reparse, d.refreshContent(p, before)...)
-		case p == render.TemplatesDir || strings.HasPrefix(p, render.TemplatesDir+"/"):
-			changedTemplates = append(changedTemplates, p)
-		case p == "assets/islands" || strings.HasPrefix(p, "assets/islands/"):
-			islandsChanged = true
-		case p == StaticDir || strings.HasPrefix(p, StaticDir+"/"):
-			staticChanged = append(staticChanged, strings.TrimPrefix(p, StaticDir))
-		case p == ImageDir || strings.HasPrefix(p, ImageDir+"/"):
-			// edited photos, above: not bundled assets
-		case p == assets.Dir || strings.HasPrefix(p, assets.Dir+"/"):
-			assetsChanged = true
-		}
-	}
-	parallel(len(reparse), func(i int) { reparse[i].Parse(d.fsys, d.copts) })
-
+	parallel(len(ch.reparse), func(i int) { ch.reparse[i].Parse(d.fsys, d.copts) })
 	changed := map[string]bool{} // dependency keys
-	// An edited photo: the pages showing it render again with its new
-	// variants; the old variants leave the output.
-	for _, p := range append(editedImages, staticChanged...) {
-		changed[render.DepImage(p)] = true
-		sources, variants := d.images.Forget(p)
-		for _, s := range sources {
-			changed[render.DepImage(s)] = true
-		}
-		d.staleImages = append(d.staleImages, variants...)
-	}
-	oldRenderer := d.renderer
-	if len(changedTemplates) > 0 {
+	d.forgetImages(append(ch.images, ch.statics...), changed)
+	oldRenderer, oldAssets, oldBundle := d.renderer, d.assets, d.bundle
+	if len(ch.templates) > 0 {
 		d.renderer = nil
 	}
-	for _, t := range changedTemplates {
+	for _, t := range ch.templates {
 		changed[render.DepTemplate(t)] = true
 	}
-	styleOnly := assetsChanged && len(reparse) == 0 && len(changedTemplates) == 0 && !islandsChanged && len(staticChanged) == 0
-	newAssets := d.assets
-	if assetsChanged {
-		b, err := assets.Bundle(d.root, d.opts.Minify, d.cfg.Assets.Entries...)
-		if err != nil {
+	styleOnly := ch.assets && len(ch.reparse) == 0 && len(ch.templates) == 0 && !ch.islands && len(ch.statics) == 0
+	newAssets, newBundle := d.assets, d.bundle
+	var err error
+	if ch.assets {
+		var scripts bool
+		if newAssets, scripts, err = d.rebundleAssets(changed); err != nil {
 			return nil, err
 		}
-		for name, u := range b.URLs {
-			if _, ok := d.assetURLs[name]; !ok {
-				changed[render.DepAsset(name)] = true // a new entry: pages asking for it render again
-				d.assetURLs[name] = u
-			}
-			if !strings.HasSuffix(name, ".css") {
-				styleOnly = false
-			}
-		}
-		// Pages with a stylesheet written inline render again when its
-		// text changed.
-		was := inlineStyles(d.assets)
-		for name, css := range inlineStyles(b) {
-			if was[name] != css {
-				changed[render.DepStyle(name)] = true
-			}
-		}
-		newAssets = b
+		styleOnly = styleOnly && !scripts
 	}
-	newBundle := d.bundle
-	if islandsChanged {
-		b, err := islands.Build(ctx, islandOptions(d.root, d.cfg, d.opts.Minify))
-		if err != nil {
+	if ch.islands {
+		if newBundle, err = d.rebuildIslands(ctx, changed); err != nil {
 			return nil, err
 		}
-		names := map[string]bool{}
-		if d.bundle != nil {
-			for _, n := range d.bundle.Names() {
-				names[n] = true
-			}
-		}
-		for _, n := range b.Names() {
-			names[n] = true
-		}
-		for n := range names {
-			if d.bundle == nil || !d.bundle.Has(n) || !b.Has(n) ||
-				!slices.Equal(d.bundle.ModulePreloads([]string{n}), b.ModulePreloads([]string{n})) ||
-				!slices.Equal(d.bundle.Scripts([]string{n}), b.Scripts([]string{n})) {
-				changed[render.DepIsland(n)] = true
-			}
-		}
-		newBundle = b
 	}
-	if len(staticChanged) > 0 {
-		statics, err := staticFiles(d.fsys)
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range staticChanged {
-			for k := range d.staticCache {
-				if k == p || strings.HasPrefix(k, p+"/") {
-					delete(d.staticCache, k)
-				}
-			}
-			changed[render.DepStatic(p)] = true
-			changed[render.DepURL(p)] = true
-		}
-		d.statics = statics
-		d.staticsGen++
+	if err := d.refreshStatics(ch.statics, changed); err != nil {
+		return nil, err
 	}
-	oldAssets, oldBundle := d.assets, d.bundle
 	d.assets, d.bundle = newAssets, newBundle
-	// Only page bodies changed (the front matter of every edited page is
-	// as it was): the site's routes, content and strings are the same, so
-	// the edited pages keep their identity, take the new bodies, and
-	// render again; nothing else is assembled or compared.
-	same := len(changedTemplates) == 0 && !islandsChanged && !assetsChanged && len(staticChanged) == 0 && (len(reparse) > 0 || len(editedImages) > 0) && len(reparse) == len(before)
-	for _, f := range reparse {
-		if old := before[f.Path]; !same || old == nil || !sameFrontMatter(old, f) {
-			same = false
-			break
-		}
-	}
-	if same {
-		for _, f := range reparse {
-			old := before[f.Path]
-			old.Page.Body, old.Page.BodyLine = f.Page.Body, f.Page.BodyLine
-			d.files[f.Path] = old
-			d.bodies.forget(old.Page)
-			changed[render.DepFile(f.Path)] = true
-		}
-	}
+	same := d.bodiesOnly(ch, changed)
 	st, res, err := d.renderWith(ctx, changed, d.good, same)
 	if err != nil {
 		if newBundle != oldBundle {
 			newBundle.Close()
 		}
 		d.assets, d.bundle, d.renderer = oldAssets, oldBundle, oldRenderer
-		if assetsChanged {
+		if ch.assets {
 			d.assetURLs = oldAssets.URLs
 		}
 		return nil, err
@@ -367,6 +253,160 @@ func (d *Dev) Update(ctx context.Context, paths []string) (*DevResult, error) {
 	res.StyleOnly = styleOnly && len(res.Rendered) == 0 && len(res.Removed) == 0
 	res.Duration = time.Since(start)
 	return res, nil
+}
+
+// changes are the pending source changes, by kind.
+type changes struct {
+	images    []string                       // site paths of source images edited in place
+	templates []string                       // template files
+	statics   []string                       // site paths under assets/static
+	islands   bool                           // assets/islands changed
+	assets    bool                           // the bundled assets changed
+	reparse   []*content.SourceFile          // content files to parse again
+	before    map[string]*content.SourceFile // content files as they were
+}
+
+// sortPending sorts the pending changes by kind; full says they need the
+// site loaded again (site.yaml, schema.yaml, or a photo added or removed).
+func (d *Dev) sortPending() (ch changes, full bool) {
+	full = d.good == nil || d.pending[config.FileName] || d.pending[schema.FileName]
+	ch.before = map[string]*content.SourceFile{}
+	for p := range d.pending {
+		switch {
+		case p == ImageDir || strings.HasPrefix(p, ImageDir+"/"):
+			site := strings.TrimPrefix(p, ImageDir)
+			if st, err := fs.Stat(d.fsys, p); err == nil && st.Mode().IsRegular() && d.imageFiles[site] {
+				ch.images = append(ch.images, site)
+			} else {
+				full = true // a photo added or removed: read them all again
+			}
+		case p == content.Dir || strings.HasPrefix(p, content.Dir+"/"):
+			ch.reparse = append(ch.reparse, d.refreshContent(p, ch.before)...)
+		case p == render.TemplatesDir || strings.HasPrefix(p, render.TemplatesDir+"/"):
+			ch.templates = append(ch.templates, p)
+		case p == "assets/islands" || strings.HasPrefix(p, "assets/islands/"):
+			ch.islands = true
+		case p == StaticDir || strings.HasPrefix(p, StaticDir+"/"):
+			ch.statics = append(ch.statics, strings.TrimPrefix(p, StaticDir))
+		case p == assets.Dir || strings.HasPrefix(p, assets.Dir+"/"):
+			ch.assets = true
+		}
+	}
+	return ch, full
+}
+
+// forgetImages: the pages showing an edited photo render again with its new
+// variants; the old variants leave the output.
+func (d *Dev) forgetImages(edited []string, changed map[string]bool) {
+	for _, p := range edited {
+		changed[render.DepImage(p)] = true
+		sources, variants := d.images.Forget(p)
+		for _, s := range sources {
+			changed[render.DepImage(s)] = true
+		}
+		d.staleImages = append(d.staleImages, variants...)
+	}
+}
+
+// rebundleAssets bundles assets/ again; scripts says a bundle other than a
+// stylesheet is part of it.
+func (d *Dev) rebundleAssets(changed map[string]bool) (_ *assets.Result, scripts bool, _ error) {
+	b, err := assets.Bundle(d.root, d.opts.Minify, d.cfg.Assets.Entries...)
+	if err != nil {
+		return nil, false, err
+	}
+	for name, u := range b.URLs {
+		if _, ok := d.assetURLs[name]; !ok {
+			changed[render.DepAsset(name)] = true // a new entry: pages asking for it render again
+			d.assetURLs[name] = u
+		}
+		if !strings.HasSuffix(name, ".css") {
+			scripts = true
+		}
+	}
+	// Pages with a stylesheet written inline render again when its text
+	// changed.
+	was := inlineStyles(d.assets)
+	for name, css := range inlineStyles(b) {
+		if was[name] != css {
+			changed[render.DepStyle(name)] = true
+		}
+	}
+	return b, scripts, nil
+}
+
+// rebuildIslands bundles the islands again; the pages of the islands whose
+// scripts changed render again.
+func (d *Dev) rebuildIslands(ctx context.Context, changed map[string]bool) (*islands.Bundle, error) {
+	b, err := islands.Build(ctx, islandOptions(d.root, d.cfg, d.opts.Minify))
+	if err != nil {
+		return nil, err
+	}
+	names := map[string]bool{}
+	if d.bundle != nil {
+		for _, n := range d.bundle.Names() {
+			names[n] = true
+		}
+	}
+	for _, n := range b.Names() {
+		names[n] = true
+	}
+	for n := range names {
+		if d.bundle == nil || !d.bundle.Has(n) || !b.Has(n) ||
+			!slices.Equal(d.bundle.ModulePreloads([]string{n}), b.ModulePreloads([]string{n})) ||
+			!slices.Equal(d.bundle.Scripts([]string{n}), b.Scripts([]string{n})) {
+			changed[render.DepIsland(n)] = true
+		}
+	}
+	return b, nil
+}
+
+// refreshStatics lists assets/static again after the files at paths (site
+// paths) changed, and forgets their bytes.
+func (d *Dev) refreshStatics(paths []string, changed map[string]bool) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	statics, err := staticFiles(d.fsys)
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		for k := range d.staticCache {
+			if k == p || strings.HasPrefix(k, p+"/") {
+				delete(d.staticCache, k)
+			}
+		}
+		changed[render.DepStatic(p)] = true
+		changed[render.DepURL(p)] = true
+	}
+	d.statics = statics
+	d.staticsGen++
+	return nil
+}
+
+// bodiesOnly reports whether only page bodies changed (the front matter of
+// every edited page is as it was): the site's routes, content and strings
+// are the same, so the edited pages keep their identity and take their new
+// bodies, and render again; nothing else is assembled or compared.
+func (d *Dev) bodiesOnly(ch changes, changed map[string]bool) bool {
+	if len(ch.templates) > 0 || ch.islands || ch.assets || len(ch.statics) > 0 ||
+		(len(ch.reparse) == 0 && len(ch.images) == 0) || len(ch.reparse) != len(ch.before) {
+		return false
+	}
+	for _, f := range ch.reparse {
+		if old := ch.before[f.Path]; old == nil || !sameFrontMatter(old, f) {
+			return false
+		}
+	}
+	for _, f := range ch.reparse {
+		old := ch.before[f.Path]
+		old.Page.Body, old.Page.BodyLine = f.Page.Body, f.Page.BodyLine
+		d.files[f.Path] = old
+		d.bodies.forget(old.Page)
+		changed[render.DepFile(f.Path)] = true
+	}
+	return true
 }
 
 // refreshContent updates the file list for a changed path under content/

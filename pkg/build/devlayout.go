@@ -13,145 +13,163 @@ import (
 	"sitegen/pkg/sitepath"
 )
 
+// outPatch is an output being patched: the paths whose bytes changed are
+// collected as files are set and deleted.
+type outPatch struct {
+	out      map[string][]byte
+	fallback map[string]string
+	diff     map[string]bool
+}
+
+func (o *outPatch) set(name string, b []byte) {
+	if old, ok := o.out[name]; !ok || string(old) != string(b) {
+		o.diff[name] = true
+	}
+	o.out[name] = b
+}
+
+func (o *outPatch) del(name string) {
+	if _, ok := o.out[name]; ok {
+		o.diff[name] = true
+		delete(o.out, name)
+	}
+	delete(o.fallback, name)
+}
+
 // patch makes the output of st from prev's: the pages rendered again, the
-// pages gone, and the site-wide files whose inputs changed, each laid out
-// as a build lays it out (pageFiles, redirectPages, rulesFiles,
-// bundleFiles, pictures, copyStatics). It returns the paths whose bytes
-// changed, sorted.
+// pages gone (patchPages), and the site-wide files whose inputs changed
+// (patchSiteWide), each laid out as a build lays it out. It returns the
+// paths whose bytes changed, sorted.
 func (d *Dev) patch(ctx context.Context, st, prev *devState, todo []*route.Entry, removed []string, changed map[string]bool) ([]string, error) {
+	o := &outPatch{out: maps.Clone(prev.out), fallback: maps.Clone(prev.fallback), diff: map[string]bool{}}
+	if err := patchPages(o, st, prev, todo, removed); err != nil {
+		return nil, err
+	}
+	if err := d.patchSiteWide(ctx, o, st, prev, changed); err != nil {
+		return nil, err
+	}
+	st.out, st.fallback = o.out, o.fallback
+	return slices.Sorted(maps.Keys(o.diff)), nil
+}
+
+// patchPages replaces the files of the pages rendered again (pageFiles)
+// and deletes those of the pages gone.
+func patchPages(o *outPatch, st, prev *devState, todo []*route.Entry, removed []string) error {
 	s := st.site
-	out := maps.Clone(prev.out)
-	fallback := maps.Clone(prev.fallback)
-	diff := map[string]bool{}
-	set := func(name string, b []byte) {
-		if o, ok := out[name]; !ok || string(o) != string(b) {
-			diff[name] = true
-		}
-		out[name] = b
-	}
-	del := func(name string) {
-		if _, ok := out[name]; ok {
-			diff[name] = true
-			delete(out, name)
-		}
-		delete(fallback, name)
-	}
 	for _, u := range removed {
 		for _, name := range s.pageFileNames(prev.pages[u]) {
-			del(name)
+			o.del(name)
 		}
 	}
 	var errs diag.List
 	for _, e := range todo {
 		if old, ok := prev.pages[e.URL]; ok {
 			for _, name := range s.pageFileNames(old) {
-				del(name)
+				o.del(name)
 			}
 		}
 		errs.Merge(s.pageFiles(st.pages[e.URL], func(name string, b []byte) {
-			set(name, b)
+			o.set(name, b)
 			if e.Fallback && strings.HasSuffix(name, ".html") {
-				fallback[name] = e.Page.File
+				o.fallback[name] = e.Page.File
 			}
 		}))
 	}
-	if len(errs) > 0 {
-		return nil, errs.Err()
-	}
 	// Deleting and setting the same path again counts only if the bytes
 	// differ from before.
-	for name := range diff {
-		if o, ok := prev.out[name]; ok {
-			if b, ok := out[name]; ok && string(o) == string(b) {
-				delete(diff, name)
+	for name := range o.diff {
+		if old, ok := prev.out[name]; ok {
+			if b, ok := o.out[name]; ok && string(old) == string(b) {
+				delete(o.diff, name)
 			}
 		}
 	}
+	return errs.Err()
+}
+
+// patchSiteWide makes again the site-wide files whose inputs changed: the
+// redirect pages, the form schemas and hosting rules (rulesFiles), the
+// service worker, the sitemaps, the bundles, the pictures and the static
+// files.
+func (d *Dev) patchSiteWide(ctx context.Context, o *outPatch, st, prev *devState, changed map[string]bool) error {
+	s := st.site
 	if !slices.EqualFunc(prev.site.Plan.Redirects, s.Plan.Redirects, sameRedirect) {
 		for _, rd := range prev.site.Plan.Redirects {
-			del(redirectFile(rd))
+			o.del(redirectFile(rd))
 		}
-		if err := s.redirectPages(set); err != nil {
-			return nil, err
+		if err := s.redirectPages(o.set); err != nil {
+			return err
 		}
 	}
 	// The form schemas and hosting rules depend on the redirects, the
 	// locales with a 404 page, the forms' data and strings and the pages'
 	// inline hashes.
 	s.inlineHashes = pageHashes(st.pages)
-	if err := s.rulesFiles(set); err != nil {
-		return nil, err
+	if err := s.rulesFiles(o.set); err != nil {
+		return err
 	}
 	if s != prev.site || st.assets != prev.assets {
 		sw, err := s.worker()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if sw == nil {
-			del(sitepath.Worker)
+			o.del(sitepath.Worker)
 		} else {
-			set(sitepath.Worker, sw)
+			o.set(sitepath.Worker, sw)
 		}
 	}
-	sitemap := false
-	for k := range changed {
-		if strings.HasPrefix(k, "route:") || strings.HasPrefix(k, "page:") {
-			sitemap = true
-			break
-		}
-	}
-	if sitemap {
+	if slices.ContainsFunc(slices.Collect(maps.Keys(changed)), func(k string) bool {
+		return strings.HasPrefix(k, "route:") || strings.HasPrefix(k, "page:")
+	}) {
 		sm, err := output.Sitemap(s.Plan, s.Config.BaseURL)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		for name := range out { // parts of a split sitemap the site no longer needs
+		for name := range o.out { // parts of a split sitemap the site no longer needs
 			if sitepath.IsSitemapPart(name) && sm[name] == nil {
-				del(name)
+				o.del(name)
 			}
 		}
 		for name, b := range sm {
-			set(name, b)
+			o.set(name, b)
 		}
 	}
 	if st.assets != prev.assets || st.bundle != prev.bundle {
 		old, now := bundleFiles(prev.assets, prev.bundle, d.assetURLs), bundleFiles(st.assets, st.bundle, d.assetURLs)
 		for name := range old {
 			if _, ok := now[name]; !ok {
-				del(name)
+				o.del(name)
 			}
 		}
 		for name, b := range now {
-			set(name, b)
+			o.set(name, b)
 		}
 	}
 	for _, name := range d.staleImages {
-		del(name)
+		o.del(name)
 	}
-	if err := s.pictures(ctx, set); err != nil {
-		return nil, err
+	if err := s.pictures(ctx, o.set); err != nil {
+		return err
 	}
 	for _, name := range d.staleImages { // a photo saved as it was
-		if o, ok := prev.out[name]; ok && string(o) == string(out[name]) && out[name] != nil {
-			delete(diff, name)
+		if old, ok := prev.out[name]; ok && string(old) == string(o.out[name]) && o.out[name] != nil {
+			delete(o.diff, name)
 		}
 	}
-	if st.staticsGen != prev.staticsGen {
-		for p := range prev.site.Statics {
-			if !s.Statics[p] {
-				del(strings.TrimPrefix(p, "/"))
-			}
-		}
-		taken := func(rel string) bool {
-			_, ok := out[rel]
-			return ok && !prev.site.Statics["/"+rel]
-		}
-		if err := s.copyStatics(taken, d.static, set); err != nil {
-			return nil, err
+	if st.staticsGen == prev.staticsGen {
+		return nil
+	}
+	for p := range prev.site.Statics {
+		if !s.Statics[p] {
+			o.del(strings.TrimPrefix(p, "/"))
 		}
 	}
-	st.out, st.fallback = out, fallback
-	return slices.Sorted(maps.Keys(diff)), nil
+	taken := func(rel string) bool {
+		_, ok := o.out[rel]
+		return ok && !prev.site.Statics["/"+rel]
+	}
+	return s.copyStatics(taken, d.static, o.set)
 }
 
 // pageHashes are the CSP hashes of the pages' inline styles and scripts.

@@ -117,19 +117,7 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 		Hash: hr.hash, Islands: bd.islands, IslandsBundle: bd.islandsTime, Images: imgs, cache: store, bundles: bundles,
 		cacheWarning: cacheWarning, fsys: fsys, root: root, copts: copts, imageFiles: imageFiles, files: files,
 		md: markdown.New(markdown.Options{Highlight: cfg.Markdown.HighlightCode()})}
-	ropts := site.renderOptions(opts, site.Assets.URLs)
-	if live != nil {
-		ropts.Bodies = live.bodies
-	} else if site.Islands != nil && store == nil {
-		site.Islands.Warm() // every page renders: start the engines while templates parse
-	}
-	if store != nil && plan != nil {
-		ropts.Cache = store
-		ropts.CacheSalt = cacheSalt(opts, ropts.BuildDate, cfg, site.Hash, plan, site.Islands, site.Assets, ropts.Scripts, imgs)
-	}
-	site.html = ropts.HTML
-	site.Renderer, err = render.New(ropts)
-	if err != nil {
+	if err := site.newRenderer(opts, live); err != nil {
 		errs.AddErr(diag.Pos{File: render.TemplatesDir}, err)
 		noRender = "the templates have errors"
 	}
@@ -141,11 +129,32 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 		site.Close()
 		return nil, errs
 	}
-	if ropts.Cache != nil {
-		site.pages = &pageCache{store: ropts.Cache, salt: ropts.CacheSalt, r: site.Renderer, pageData: site.pageData}
-	}
 	site.skip = skipPages(src, cfg, badFiles(errs))
 	return site, errs
+}
+
+// newRenderer parses the templates into the site's renderer, with the page
+// cache of a build that has a cache, or the dev server's Markdown bodies.
+func (s *Site) newRenderer(opts Options, live *liveTree) error {
+	ropts := s.renderOptions(opts, s.Assets.URLs)
+	if live != nil {
+		ropts.Bodies = live.bodies
+	} else if s.Islands != nil && s.cache == nil {
+		s.Islands.Warm() // every page renders: start the engines while templates parse
+	}
+	if s.cache != nil && s.Plan != nil {
+		ropts.Cache = s.cache
+		ropts.CacheSalt = cacheSalt(opts, ropts.BuildDate, s.Config, s.Hash, s.Plan, s.Islands, s.Assets, ropts.Scripts, s.Images)
+	}
+	s.html = ropts.HTML
+	var err error
+	if s.Renderer, err = render.New(ropts); err != nil {
+		return err
+	}
+	if ropts.Cache != nil {
+		s.pages = &pageCache{store: ropts.Cache, salt: ropts.CacheSalt, r: s.Renderer, pageData: s.pageData}
+	}
+	return nil
 }
 
 // openTree opens the site's source tree: opts.FS, the live tree, or the
