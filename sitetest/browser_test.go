@@ -44,7 +44,7 @@ import (
 
 	"sitegen/pkg/forms"
 	"sitegen/pkg/islands"
-	"sitegen/pkg/serve"
+	"sitegen/pkg/hosting"
 )
 
 const (
@@ -159,7 +159,7 @@ func (s *browserSuite) concurrently(t *testing.T, subs []subtest) {
 }
 
 func (s *browserSuite) startServer(t *testing.T) {
-	h, err := serve.NewHandler(s.out, []string{"/pl", "/en"}, siteRep.RedirectTable, siteRep.HeaderRules)
+	h, err := hosting.NewHandler(s.out, []string{"/pl", "/en"}, siteRep.RedirectTable, siteRep.HeaderRules)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,7 +103,7 @@ type DevResult struct {
 	// afterwards, so it may be served while the next update runs.
 	Out map[string][]byte
 	// RedirectTable and HeaderRules are what the host applies (see
-	// serve.NewHandler).
+	// hosting.NewHandler).
 	RedirectTable map[string]string
 	HeaderRules   []output.HeaderRule
 	// Fallback names, per output path of an HTML page shown from the
