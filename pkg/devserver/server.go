@@ -44,6 +44,8 @@ type Options struct {
 	// Out receives the terminal report: rebuilds and build errors.
 	Out io.Writer
 	Log *slog.Logger
+
+	flush chan []string // a test's hook ending bursts (watcher.flush)
 }
 
 // Server is the dev server; it is an http.Handler.
@@ -171,6 +173,9 @@ func (s *Server) Watch(ctx context.Context) error {
 	w, err := newWatcher(s.opts.Build.Source, s.opts.Quiet, s.opts.Log)
 	if err != nil {
 		return fmt.Errorf("watch %s: %w", s.opts.Build.Source, err)
+	}
+	if s.opts.flush != nil {
+		w.flush = s.opts.flush
 	}
 	bursts := make(chan []string)
 	go w.run(ctx, bursts)
