@@ -245,13 +245,20 @@ const runtimeEntry = "runtime/runtime.js"
 // worker builds /sw.js: the caching worker with an offline page per
 // locale, or the retiring worker when site.yaml asks for it.
 func (s *Site) worker() ([]byte, error) {
+	return assets.Worker(s.root, assets.WorkerOptions{Minify: true, Retire: s.Config.ServiceWorker.Retire, Build: s.Hash, Pages: s.offlinePages(), Cache: s.bundles})
+}
+
+// offlinePages are the URLs of the locales' offline pages, by locale
+// prefix: what the worker depends on besides site.yaml, assets/ and the
+// build hash.
+func (s *Site) offlinePages() map[string]string {
 	pages := map[string]string{}
 	for _, l := range s.Config.Locales {
 		if e, ok := s.Plan.Lookup(l.Code, "offline"); ok && !e.Fallback {
 			pages[l.Prefix] = e.URL
 		}
 	}
-	return assets.Worker(s.root, assets.WorkerOptions{Minify: true, Retire: s.Config.ServiceWorker.Retire, Build: s.Hash, Pages: pages, Cache: s.bundles})
+	return pages
 }
 
 // RenderURL renders the page at a site path (for the dev server).

@@ -108,7 +108,7 @@ func (d *Dev) patchSiteWide(ctx context.Context, o *outPatch, st, prev *devState
 	if err := s.rulesFiles(o.set); err != nil {
 		return err
 	}
-	if s != prev.site || st.assets != prev.assets {
+	if st.assets != prev.assets || !maps.Equal(s.offlinePages(), prev.site.offlinePages()) {
 		sw, err := s.worker()
 		if err != nil {
 			return err
