@@ -43,8 +43,8 @@ import (
 	"golang.org/x/net/html"
 
 	"sitegen/pkg/forms"
-	"sitegen/pkg/islands"
 	"sitegen/pkg/hosting"
+	"sitegen/pkg/islands"
 )
 
 const (
