@@ -47,7 +47,9 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 
 	done, err := s.renderEntries(ctx, entries, func(r *rendered) {
 		r.sliceErrs = s.pageFiles(r, out.write)
-		r.html, r.data, r.rsc, r.main = nil, nil, nil, "" // written: forgotten
+		// Written: only what the report needs is kept.
+		r.html, r.data, r.rsc, r.main = nil, nil, nil, ""
+		r.deps, r.pictures, r.mainIslands = nil, nil, nil
 	})
 	if err != nil {
 		return nil, err
