@@ -43,8 +43,8 @@ import (
 	"golang.org/x/net/html"
 
 	"sitegen/pkg/forms"
+	"sitegen/pkg/hosting"
 	"sitegen/pkg/islands"
-	"sitegen/pkg/serve"
 )
 
 const (
@@ -162,7 +162,7 @@ func (s *browserSuite) concurrently(t *testing.T, subs []subtest) {
 }
 
 func (s *browserSuite) startServer(t *testing.T) {
-	h, err := serve.NewHandler(s.out, []string{"/pl", "/en"}, siteRep.RedirectTable, siteRep.HeaderRules)
+	h, err := hosting.NewHandler(s.out, []string{"/pl", "/en"}, siteRep.RedirectTable, siteRep.HeaderRules)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"sitegen/pkg/build"
-	"sitegen/pkg/serve"
+	"sitegen/pkg/hosting"
 )
 
 // rtReq is one request the server received.
@@ -284,7 +284,7 @@ func buildVariant(t *testing.T, extra, date string) (out string, rep *build.Repo
 // siteHandler serves a built site with its redirects and header rules (the
 // CSP derived from its config), as the hosts and the dev server do.
 func siteHandler(t *testing.T, out string, rep *build.Report) http.Handler {
-	h, err := serve.NewHandler(out, []string{"/pl", "/en"}, rep.RedirectTable, rep.HeaderRules)
+	h, err := hosting.NewHandler(out, []string{"/pl", "/en"}, rep.RedirectTable, rep.HeaderRules)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,17 +3,20 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
 
-// TestInterruptExits130: Ctrl+C (the cancelled context of
-// signal.NotifyContext) during a build whose island renders for ever ends
-// the command with exit 130, a line saying the previous output is
-// unchanged, the previous output as it was and no temporary tree left.
+// TestInterruptExits130: Ctrl+C (a real SIGINT sent to a real sitegen
+// process, the test binary run as sitegen by testscript.Main) during a
+// build whose island renders for ever ends the command with exit 130, a
+// line saying the previous output is unchanged, and the previous output as
+// it was.
 func TestInterruptExits130(t *testing.T) {
 	nm, err := filepath.Abs("../../node_modules")
 	if err != nil {
@@ -49,15 +52,26 @@ func TestInterruptExits130(t *testing.T) {
 	before, _ := os.ReadFile(filepath.Join(out, "pl/index.html"))
 	os.WriteFile(filepath.Join(src, "assets/islands/Spin.jsx"), []byte("export default function Spin() { for (;;) {} }\n"), 0o644)
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	bin, err := exec.LookPath("sitegen") // testscript.Main puts the test binary on PATH as sitegen
+	if err != nil {
+		t.Fatalf("no sitegen command: %v", err)
+	}
+	cmd := exec.Command(bin, args...)
 	stderr.Reset()
-	code := make(chan int, 1)
-	go func() { code <- run(ctx, args, &stdout, &stderr) }()
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.After(2 * time.Minute) // a bound for a build that never starts, not a timing check
 	for started := false; !started; time.Sleep(5 * time.Millisecond) {
 		select {
-		case c := <-code:
-			t.Fatalf("the build ended (exit %d) before it was interrupted: %s", c, stderr.String())
+		case err := <-exited:
+			t.Fatalf("the build ended (%v) before it was interrupted: %s", err, stderr.String())
+		case <-deadline:
+			cmd.Process.Kill()
+			t.Fatal("the build did not start its output tree")
 		default:
 		}
 		ents, _ := os.ReadDir(dir)
@@ -65,9 +79,18 @@ func TestInterruptExits130(t *testing.T) {
 			started = started || strings.HasPrefix(e.Name(), ".sitegen-tmp-public-")
 		}
 	}
-	cancel()
-	if c := <-code; c != exitStopped {
-		t.Errorf("exit %d, want %d", c, exitStopped)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != exitStopped {
+			t.Errorf("exit %v, want %d", err, exitStopped)
+		}
+	case <-time.After(2 * time.Minute):
+		cmd.Process.Kill()
+		t.Fatal("sitegen did not stop on SIGINT")
 	}
 	if got := stderr.String(); got != "sitegen: interrupted; the previous output is unchanged\n" {
 		t.Errorf("stderr = %q", got)

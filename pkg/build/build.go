@@ -4,24 +4,15 @@
 package build
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"os"
-	"path"
-	"runtime"
 	"slices"
-	"sort"
-	"strings"
-	"sync"
 	"time"
 
 	"sitegen/pkg/assets"
@@ -30,7 +21,6 @@ import (
 	"sitegen/pkg/content"
 	"sitegen/pkg/diag"
 	"sitegen/pkg/esbuildcache"
-	"sitegen/pkg/formschema"
 	"sitegen/pkg/htmlmin"
 	"sitegen/pkg/i18n"
 	"sitegen/pkg/images"
@@ -39,9 +29,6 @@ import (
 	"sitegen/pkg/output"
 	"sitegen/pkg/render"
 	"sitegen/pkg/route"
-	"sitegen/pkg/schema"
-	"sitegen/pkg/sitefs"
-	"sitegen/pkg/sitepath"
 )
 
 // Version is sitegen's version; it is part of the build hash.
@@ -55,14 +42,15 @@ type Options struct {
 	Source  string // site root
 	Out     string // output directory
 	BaseURL string // overrides site.yaml's baseURL when set
-	Host    string // overrides site.yaml's host when set (output.Hosts)
+	Host    string // overrides site.yaml's host when set (config.HostNames)
 	Drafts  bool
 	// Date (YYYY-MM-DD) is the day announcements are judged against; empty
 	// means today. It is the only clock a build reads.
 	Date   string
 	Minify bool
 	// ImageCache is the folder of encoded image variants kept between
-	// builds; empty means .cache/sitegen/images in the site.
+	// builds; empty means sitegen/images in the user cache folder (never
+	// in the site).
 	ImageCache string
 	Logger     *slog.Logger
 	// CacheDir, when set, is the folder of the persistent build cache
@@ -83,90 +71,6 @@ type Options struct {
 	FS fs.FS
 
 	beforeRender func(*route.Entry) // a test's fault injection: called before each page renders
-}
-
-// Report summarizes a build.
-type Report struct {
-	Pages     map[string]int // pages per locale
-	Redirects int
-	// RedirectTable is the route plan's redirects for the dev server
-	// (output.RedirectTable), the same list _redirects holds.
-	RedirectTable map[string]string
-	// HeaderRules is the header table _headers was written from, with the
-	// site's CSP, for the dev server.
-	HeaderRules   []output.HeaderRule
-	Files         int
-	Bytes         int64
-	Duration      time.Duration
-	BuildHash     string
-	Fallbacks     []route.Fallback
-	DataFallbacks [][2]string
-	StringMisses  []i18n.Miss
-	Locales       []string
-	// Metadata lists the photos published as they are that carry a GPS
-	// position or a person's name (warnings).
-	Metadata []Metadata
-	// JS is, per layout, the largest JavaScript payload (gzip bytes) a page
-	// of that layout loads, with the islands it hydrates.
-	JS map[string]PageJS
-	// Runtime is the client runtime's gzip size (part of every JS total).
-	Runtime int
-	// Islands: time to bundle them, number of island renders and the time
-	// spent in SSR (summed over workers); SSREngine of the renders ran the
-	// island's JS (the others were the same render as an earlier one).
-	IslandsBundle time.Duration
-	SSRCalls      int64
-	SSRTime       time.Duration
-	SSREngine     int64
-	// Cache lookups (pages, Markdown and island SSR) that hit and missed;
-	// both 0 without a cache.
-	CacheHits, CacheMisses int64
-	CacheWarning           string // why the cache was not used, if it was not
-	// PageCache says the build used the persistent cache; PagesRendered
-	// pages were then rendered (their URLs in Rendered, sorted) and
-	// PagesCached taken whole from the cache. The counts leave out the root
-	// page, as Pages does; Rendered does not.
-	PageCache                  bool
-	PagesRendered, PagesCached int
-	Rendered                   []string
-	// TemplateSets is how many template sets were parsed (none when every
-	// page came from the cache); EsbuildRuns how many esbuild builds ran
-	// (not taken from the cache; counted with a cache only).
-	TemplateSets, EsbuildRuns int
-	Images                    images.Stats
-}
-
-// PageJS is the JavaScript one page loads.
-type PageJS struct {
-	GzipBytes int
-	Islands   []string
-	Page      string
-}
-
-// Summary is the one-line summary printed at the end of a build.
-func (r *Report) Summary() string {
-	parts := make([]string, 0, len(r.Locales))
-	total := 0
-	for _, l := range r.Locales {
-		parts = append(parts, fmt.Sprintf("%s %d", l, r.Pages[l]))
-		total += r.Pages[l]
-	}
-	s := fmt.Sprintf("built %d pages (%s), %d redirects: %d files, %s in %d ms",
-		total, strings.Join(parts, ", "), r.Redirects, r.Files, humanBytes(r.Bytes), r.Duration.Milliseconds())
-	if r.PageCache {
-		s += fmt.Sprintf(" (pages: %d rendered, %d from cache)", r.PagesRendered, r.PagesCached)
-	}
-	return s
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 // Site is a loaded, validated site ready to render (used by build and serve).
@@ -191,8 +95,18 @@ type Site struct {
 	fsys          fs.FS
 	root          string
 	beforeRender  func(*route.Entry)
-	skip          map[string]bool // source files with errors: their pages are not rendered
-	inlineHashes  []string        // CSP hashes of the <style>s and inline scripts the written pages carry (inlineHashes)
+	skip          map[string]bool      // source files with errors: their pages are not rendered
+	files         []content.SourceFile // the parsed content files (loaded live, for the dev server)
+	copts         content.Options      // how the content files were parsed
+	imageFiles    map[string]bool      // the source images under assets/images (site paths)
+	md            *markdown.Converter
+	inlineHashes  []string  // CSP hashes of the <style>s and inline scripts the written pages carry (inlineHashes)
+	formSet       siteForms // the schemas of the site's forms (forms)
+	// recordDeps: record what each render used (the dev server).
+	recordDeps bool
+	// stableURLs, in the dev server, are the URLs the pages link for each
+	// asset entry (see bundleFiles).
+	stableURLs map[string]string
 }
 
 // Close releases the island engines and saves what the cache learned.
@@ -202,324 +116,6 @@ func (s *Site) Close() error {
 		err = errors.Join(err, s.Islands.Close())
 	}
 	return err
-}
-
-// Load reads, checks and prepares a site for rendering. It returns every
-// error it finds (see load) and no site when there is one.
-func Load(ctx context.Context, opts Options) (*Site, error) {
-	site, errs := load(ctx, opts)
-	if err := errs.Err(); err != nil {
-		if site != nil {
-			site.Close()
-		}
-		return nil, err
-	}
-	return site, nil
-}
-
-// diskOnly returns the first of the assets esbuild bundles that fsys holds.
-func diskOnly(fsys fs.FS) string {
-	for _, e := range append(append([]string{}, assets.Entries...), "islands") {
-		p := path.Join(assets.Dir, e)
-		if _, err := fs.Stat(fsys, p); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
-// load runs every stage that can run and collects all their errors: an error
-// in one stage does not hide the errors of the next ones. It returns a site
-// when rendering is possible; pages whose source has errors are marked to be
-// skipped, and when a stage could not run, a note in the list says so. The
-// site is nil only when the context was cancelled or nothing can be rendered.
-func load(ctx context.Context, opts Options) (*Site, diag.List) {
-	var errs diag.List
-	root := opts.Source
-	if root == "" {
-		root = "."
-	}
-	var fsys fs.FS = opts.FS
-	if fsys == nil {
-		sfs, err := sitefs.New(root)
-		if err != nil {
-			errs.AddErr(diag.Pos{}, err)
-			return nil, errs
-		}
-		if bad := sfs.Check(); len(bad) > 0 {
-			// Files that cannot be read safely would only fail again in every
-			// later stage: report them all, and check the rest once they are gone.
-			errs.Merge(bad)
-			errs.Add(diag.Notef(diag.Pos{}, "the site was not checked further: remove or replace the files above first"))
-			return nil, errs
-		}
-		fsys = sfs
-	} else if need := diskOnly(fsys); need != "" {
-		errs.Addf(diag.Pos{File: need}, "%s is bundled by esbuild, which reads the site from disk: build this site from a folder", need)
-		return nil, errs
-	}
-	fsys = newOnceFS(fsys)
-	noRender := "" // why pages cannot be rendered, if they cannot
-	cfg, err := config.Load(fsys)
-	errs.AddErr(diag.Pos{File: config.FileName}, err)
-	if cfg == nil || len(cfg.Locales) == 0 {
-		cfg = provisionalConfig(fsys)
-		noRender = "site.yaml could not be used"
-		var codes []string
-		for _, l := range cfg.Locales {
-			codes = append(codes, l.Code)
-		}
-		errs.Add(diag.Notef(diag.Pos{}, "without a usable site.yaml, content was read for the locales found in content/ (%s) and templates were parsed; links and data sets were not checked", strings.Join(codes, ", ")))
-	}
-	if opts.BaseURL != "" {
-		if b, err := config.CheckBaseURL(opts.BaseURL); err != nil {
-			errs.Addf(diag.Pos{}, "--base-url %v", err)
-		} else {
-			cfg.BaseURL = b
-		}
-	}
-	if opts.Host != "" {
-		if _, err := output.ParseHost(opts.Host); err != nil {
-			errs.Addf(diag.Pos{}, "--host: %v", err)
-		} else {
-			cfg.Host = opts.Host
-		}
-	}
-	langs := make([]string, len(cfg.Locales))
-	for i, l := range cfg.Locales {
-		langs[i] = l.Code
-	}
-	statics, err := staticFiles(fsys)
-	errs.AddErr(diag.Pos{File: StaticDir}, err)
-	sch, err := schema.Load(fsys)
-	if err != nil {
-		errs.AddErr(diag.Pos{File: schema.FileName}, err)
-		return nil, errs // data sets cannot be read without their types
-	}
-	// The build hash reads every file but the pages: it runs while the
-	// pages are read and parsed.
-	type hashed struct {
-		hash string
-		err  error
-	}
-	hashDone := make(chan hashed, 1)
-	go func() {
-		h, err := buildHash(fsys)
-		hashDone <- hashed{h, err}
-	}()
-	// esbuild bundles the assets and islands meanwhile too (they depend on
-	// no page).
-	var store *cache.Store
-	var cacheWarning string
-	if opts.CacheDir != "" && noRender == "" {
-		// A cache that cannot be used slows the build down; it never stops it.
-		if store, err = cache.Open(opts.CacheDir); err != nil {
-			cacheWarning = fmt.Sprintf("building without a cache: %v", err)
-		}
-	}
-	bundles := esbuildcache.New(store)
-	bundlesDone := make(chan bundling, 1)
-	go func() { bundlesDone <- bundle(ctx, opts, root, fsys, cfg, bundles) }()
-	copts := content.Options{Langs: langs, Drafts: opts.Drafts, Schema: sch, LazyBodies: true}
-	if l := cfg.ErrorPages.Layout; l != "" {
-		copts.Layouts = map[string]string{cfg.ErrorPages.NotFound: l, cfg.ErrorPages.ServerError: l}
-	}
-	src, err := content.Load(ctx, fsys, copts)
-	hr := <-hashDone
-	bd := <-bundlesDone
-	if src == nil {
-		errs.AddErr(diag.Pos{File: content.Dir}, err)
-		if bd.islands != nil {
-			bd.islands.Close()
-		}
-		store.Close()
-		return nil, errs
-	}
-	errs.AddErr(diag.Pos{File: content.Dir}, err)
-	brokenData := map[string]bool{} // locales with a data file that has errors
-	for _, d := range errs {
-		for _, l := range langs {
-			if strings.HasPrefix(d.Pos.File, content.Dir+"/"+l+"/data/") {
-				brokenData[l] = true
-			}
-		}
-	}
-	plan, err := route.Build(cfg, src, statics)
-	if noRender == "" {
-		errs.AddErr(diag.Pos{File: content.Dir}, err)
-	}
-	hash := hr.hash
-	errs.AddErr(diag.Pos{}, hr.err)
-	bundled := bd.assets
-	if bd.assetsErr != nil {
-		errs.AddErr(diag.Pos{File: assets.Dir}, bd.assetsErr)
-		noRender = "the stylesheets and scripts in assets/ did not bundle"
-	}
-	strs := map[string]map[string]string{}
-	for _, l := range langs {
-		strs[l] = src.Locales[l].Strings
-	}
-	catalog := i18n.New(strs, cfg.DefaultLocale().Code)
-	date := opts.Date
-	if date == "" {
-		date = time.Now().Format("2006-01-02")
-	}
-	var scripts []string
-	if u, ok := bundled.URLs[runtimeEntry]; ok {
-		scripts = append(scripts, u)
-	}
-	ropts := render.Options{
-		FS: fsys, Config: cfg, Source: src, Plan: plan, Catalog: catalog, Markdown: markdown.New(markdown.Options{Highlight: cfg.Markdown.HighlightCode()}),
-		Assets: bundled.URLs, BuildHash: hash, BuildDate: date,
-		IconDir: cfg.Icons.Dir, StaticDir: StaticDir, Scripts: scripts,
-		HTML: htmlMinifier(opts.Minify),
-	}
-	ropts.InlineStyles = inlineStyles(bundled)
-	imgs, imageFiles, err := newImages(fsys, opts.ImageCache, cfg.Images.MaxPixels)
-	errs.AddErr(diag.Pos{File: ImageDir}, err)
-	ropts.Images = imgs
-	bundle, bundleTime := bd.islands, bd.islandsTime
-	if bd.islandsErr != nil {
-		errs.AddErr(diag.Pos{File: "assets/islands"}, bd.islandsErr)
-		noRender = "the islands in assets/islands/ did not bundle"
-	} else if bundle != nil {
-		ropts.Islands = bundle
-		if store == nil {
-			bundle.Warm() // every page renders: start the engines while templates parse
-		}
-	}
-	if store != nil && plan != nil {
-		ropts.Cache = store
-		ropts.CacheSalt = cacheSalt(opts, date, cfg, hash, plan, bundle, bundled, scripts, imgs)
-	}
-	r, err := render.New(ropts)
-	checker := r
-	if err != nil {
-		errs.AddErr(diag.Pos{File: render.TemplatesDir}, err)
-		noRender = "the templates have errors"
-		checker = nil // layouts and sections cannot be looked up
-	}
-	// A data set missing because its file has errors is not reported again
-	// where pages use it.
-	dataBroken := func(lang string) bool { return brokenData[lang] || brokenData[cfg.DefaultLocale().Code] }
-	if noRender == "" { // links and data sets depend on site.yaml's locales and legacy paths
-		errs.Merge(validate(cfg, ropts.Markdown, src, plan, checker, withImages(statics, imageFiles), langs, dataBroken))
-	}
-	bad := map[string]bool{} // source files with errors: pages from or using them are not rendered
-	for _, d := range errs {
-		if strings.HasPrefix(d.Pos.File, content.Dir+"/") {
-			bad[d.Pos.File] = true
-		}
-	}
-	if noRender != "" {
-		errs.Add(diag.Notef(diag.Pos{}, "pages were not rendered because %s; template and link errors found while rendering may follow once it is fixed", noRender))
-		if bundle != nil {
-			bundle.Close()
-		}
-		store.Close()
-		return nil, errs
-	}
-	var pages *pageCache
-	if ropts.Cache != nil {
-		pages = &pageCache{store: ropts.Cache, salt: ropts.CacheSalt, r: r}
-	}
-	site := &Site{Config: cfg, Source: src, Plan: plan, Renderer: r, Catalog: catalog, Assets: bundled, Statics: statics,
-		Hash: hash, Islands: bundle, IslandsBundle: bundleTime, Images: imgs, cache: store, pages: pages, html: ropts.HTML, bundles: bundles, cacheWarning: cacheWarning,
-		fsys: fsys, root: root, skip: skipPages(src, cfg, bad)}
-	if pages != nil {
-		pages.pageData = site.pageData
-	}
-	return site, errs
-}
-
-// htmlMinifier returns the minifier of the pages' HTML when minify is on
-// (--minify, like the CSS and JavaScript bundles), else nil.
-func htmlMinifier(minify bool) *htmlmin.Minifier {
-	if !minify {
-		return nil
-	}
-	return htmlmin.New()
-}
-
-// bundling is what esbuild made of the site's assets and islands.
-type bundling struct {
-	assets      *assets.Result
-	assetsErr   error
-	islands     *islands.Bundle // nil without assets/islands/
-	islandsErr  error
-	islandsTime time.Duration
-}
-
-// bundle bundles the stylesheets and scripts under assets/ and the islands
-// under assets/islands/.
-func bundle(ctx context.Context, opts Options, root string, fsys fs.FS, cfg *config.Config, bundles *esbuildcache.Cache) bundling {
-	b := bundling{assets: &assets.Result{URLs: map[string]string{}, Files: map[string][]byte{}}}
-	assetsDone := make(chan struct{})
-	go func() { // at the same time as the islands
-		defer close(assetsDone)
-		if opts.FS == nil { // a tree from elsewhere has nothing to bundle (diskOnly)
-			if res, err := assets.BundleCached(root, opts.Minify, bundles, cfg.Assets.Entries...); err != nil {
-				b.assetsErr = err
-			} else {
-				b.assets = res
-			}
-		}
-	}()
-	if st, err := fs.Stat(fsys, "assets/islands"); err == nil && st.IsDir() {
-		t0 := time.Now()
-		b.islands, b.islandsErr = islands.Build(ctx, islands.Options{Root: root, Library: cfg.Islands.Library, Minify: opts.Minify,
-			RenderTimeout: cfg.Islands.RenderTimeout.Duration, BuildBudget: cfg.Islands.BuildBudget.Duration, Cache: bundles})
-		b.islandsTime = time.Since(t0)
-	}
-	<-assetsDone
-	return b
-}
-
-// skipPages returns the source files of the pages not to render: those with
-// errors, and those whose sections use a data set that is missing or comes
-// from a file with errors (rendering them would only repeat those errors).
-func skipPages(src *content.Source, cfg *config.Config, bad map[string]bool) map[string]bool {
-	skip := map[string]bool{}
-	for f := range bad {
-		skip[f] = true
-	}
-	def := src.Locales[cfg.DefaultLocale().Code]
-	for _, loc := range src.Locales {
-		for _, pg := range loc.Pages {
-			for _, sec := range pg.Sections {
-				if sec.Data == "" {
-					continue
-				}
-				ds, ok := loc.Data[sec.Data]
-				if !ok && def != nil {
-					ds, ok = def.Data[sec.Data]
-				}
-				if !ok || bad[ds.Pos.File] {
-					skip[pg.File] = true
-				}
-			}
-		}
-	}
-	return skip
-}
-
-// provisionalConfig stands in for a site.yaml that could not be used, so that
-// content and templates are still checked: one locale per folder of content/.
-func provisionalConfig(fsys fs.FS) *config.Config {
-	cfg := &config.Config{BaseURL: "https://site.invalid", Title: "site"}
-	entries, _ := fs.ReadDir(fsys, content.Dir)
-	for _, e := range entries {
-		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && sitepath.Check("/"+e.Name()) == nil && sitepath.Reserved("/"+e.Name(), nil) == "" {
-			cfg.Locales = append(cfg.Locales, config.Locale{Code: e.Name(), Name: e.Name(), Prefix: "/" + e.Name()})
-		}
-	}
-	if len(cfg.Locales) == 0 {
-		cfg.Locales = []config.Locale{{Code: "en", Name: "en", Prefix: "/en"}}
-	}
-	cfg.Locales[0].Default = true
-	cfg.LegacyPaths = map[string]string{}
-	cfg.LegacyPos = map[string]diag.Pos{}
-	return cfg
 }
 
 // InternalError is a panic met during a build, reported as an error instead
@@ -557,7 +153,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 			return nil, err
 		}
 	}
-	site, errs := load(ctx, opts)
+	site, errs := load(ctx, opts, nil)
 	if err := ctx.Err(); err != nil {
 		return nil, stopped(ctx, err)
 	}
@@ -567,13 +163,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	defer site.Close()
 	site.beforeRender = opts.beforeRender
 	if errs.Errors() > 0 {
-		// Render what loaded, into no output, for the errors found there.
-		_, err := site.write(ctx, nil)
-		errs.AddErr(diag.Pos{}, err)
-		if n := site.skipped(); n > 0 {
-			errs.Add(diag.Notef(diag.Pos{}, "%d page(s) were not rendered because of the errors above", n))
-		}
-		return nil, attachSource(opts, errs.Err())
+		return nil, attachSource(opts, site.errorsOnly(ctx, errs))
 	}
 	tree, err := output.Begin(opts.Out, Version)
 	if err != nil {
@@ -630,7 +220,7 @@ func sitePolicy(cfg *config.Config) output.CSP {
 	// The form handlers' origins come first: the site's own parts, then
 	// third parties.
 	var forms []string
-	for _, name := range sortedKeys(cfg.Forms) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Forms)) {
 		if o := config.Origin(cfg.Forms[name].Endpoint); o != "" {
 			forms = append(forms, o)
 		}
@@ -652,564 +242,26 @@ func checkOut(src, out string) error {
 	return output.Guard(src, out)
 }
 
-// pageDone is what the report keeps of one page once its bytes are written
-// and forgotten.
-type pageDone struct {
-	islands   []string
-	err       error
-	formErr   error     // its form does not match the handler's schema
-	sliceErrs diag.List // the locale's header and footer slices (home pages)
-	styles    []string  // CSP hashes of the page's <style>s and inline scripts, as written
-}
-
-// writers is how many goroutines render and write pages: more than the
-// cores, so that one blocked in a file system call leaves a core to the
-// others.
-func writers() int {
-	return max(4, 2*runtime.GOMAXPROCS(0))
-}
-
-// entryFiles lists the files a page entry writes: its page, its page data
-// and, for the error pages, the 404.html and 500.html hosts look for.
-func (s *Site) entryFiles(e *route.Entry) []string {
-	files := []string{strings.TrimPrefix(e.URL, "/") + "index.html", output.PageDataPath(e)}
-	if e.Error {
-		name := "500.html"
-		if e.NotFound {
-			name = "404.html"
-		}
-		l, _ := s.Config.Locale(e.Lang)
-		files = append(files, strings.TrimPrefix(l.Prefix, "/")+"/"+name)
-		if e.Lang == s.Config.DefaultLocale().Code {
-			files = append(files, name)
-		}
-	}
-	return files
-}
-
-type rendered struct {
-	entry    *route.Entry
-	html     []byte
-	main     string // the <main> HTML the page data holds
-	mainAt   int    // where main starts in html; -1: not a part of it (render.Result.MainAt)
-	data     []byte
-	rsc      []byte // the island manifest, when <main> has islands
-	islands  []string
-	err      error
-	deps     render.Deps // what the render used (recorded for the page cache)
-	pictures []render.PictureUse
-	// mainIslands are the islands rendering recorded in <main> (the page
-	// cache keeps them for the island manifest).
-	mainIslands []render.MainIsland
-	// formErr: the page's form does not match the handler's schema;
-	// formChecked is the digest of the schema its form was found to match.
-	formErr     error
-	formChecked string
-	styles      []string // CSP hashes of the page's <style>s and inline scripts (inlineHashes)
-}
-
-// Write renders every page and writes the output to w (the build's
-// temporary folder, or an in-memory tree).
-func (s *Site) Write(ctx context.Context, w output.Writer) (*Report, error) {
-	if w == nil {
-		return nil, errors.New("build: Write needs a writer")
-	}
-	return s.write(ctx, w)
-}
-
-// write renders every page into tree; a nil tree renders for the errors
-// only.
-func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
-	rep := &Report{Pages: map[string]int{}, BuildHash: s.Hash, JS: map[string]PageJS{}}
-	for _, l := range s.Config.Locales {
-		rep.Locales = append(rep.Locales, l.Code)
-	}
-	var entries []*route.Entry
-	if root, ok := s.Plan.ByURL("/"); ok {
-		entries = append(entries, root)
-	}
-	entries = append(entries, s.Plan.Entries...)
-	entries = slices.DeleteFunc(entries, func(e *route.Entry) bool { return s.skip[e.Page.File] })
-	// A static file may not take the path of a generated one: the paths of
-	// the static files (without the leading slash) that the build generated
-	// too. Only those are looked for, so no set of every output path is kept.
-	statics := map[string]bool{}
-	for p := range s.Statics {
-		statics[strings.TrimPrefix(p, "/")] = true
-	}
-	var (
-		mu        sync.Mutex
-		generated = map[string]bool{output.ManifestName: statics[output.ManifestName]} // the manifest is written by Commit
-		errs      diag.List
-	)
-	writeFile := func(rel string, b []byte) {
-		var err error
-		if tree != nil {
-			err = tree.WriteFile(rel, b)
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if statics[rel] {
-			generated[rel] = true
-		}
-		if err != nil {
-			var pe *fs.PathError
-			if errors.As(err, &pe) { // name the output path, not the temporary folder
-				err = pe.Err
-			}
-			errs.Add(diag.New(diag.Pos{}, "cannot write %s to the output: %v", rel, err))
-		}
-	}
-	// The schema of every form the site declares, for the handler; every
-	// page's form markup must match its form's schema.
-	formSchemas, err := formschema.BuildAll(formschema.SiteInput{Config: s.Config, Source: s.Source, Plan: s.Plan, Catalog: s.Catalog,
-		Markdown: markdown.New(markdown.Options{})})
-	if err != nil {
-		return nil, err
-	}
-	// checkForm checks a page's forms against the schemas (once per page and
-	// schemas: a page from the cache was checked when it was stored).
-	schemaDigest, err := formSchemas.Digest()
-	if err != nil {
-		return nil, err
-	}
-	checkForm := func(r *rendered) {
-		if r.err != nil || !formSchemas.HasForm(r.html) || (r.formChecked != "" && r.formChecked == schemaDigest) {
-			return
-		}
-		r.formErr = formSchemas.CheckPage(r.html, r.entry.Lang)
-		if r.formErr == nil {
-			r.formChecked = schemaDigest
-		}
-	}
-
-	// The folders shared by many pages are made once, up front.
-	if p, ok := tree.(interface{ Prepare([]string) error }); ok && tree != nil {
-		var planned []string
-		for _, e := range entries {
-			planned = append(planned, s.entryFiles(e)...)
-		}
-		for _, rd := range s.Plan.Redirects {
-			planned = append(planned, strings.TrimPrefix(rd.From, "/")+"index.html")
-		}
-		if err := p.Prepare(planned); err != nil {
-			return nil, err
-		}
-	}
-
-	// Off the pages' path, while they render: the service worker's bundle
-	// and the gzip sizes of the scripts the summary reports.
-	type swResult struct {
-		b   []byte
-		err error
-	}
-	swDone := make(chan swResult, 1)
-	go func() {
-		b, err := s.worker()
-		swDone <- swResult{b, err}
-	}()
-	sizerDone := make(chan func([]string) int, 1)
-	go func() { sizerDone <- s.jsSizer() }()
-
-	// Render, write and forget: each worker holds one page's bytes at a time;
-	// the order of writes never changes the bytes.
-	done := make([]pageDone, len(entries))
-	var warm sync.Once
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < writers(); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				r, ok := s.pages.lookup(entries[i])
-				if !ok {
-					warm.Do(s.Islands.Warm) // a page renders: start the engines
-					r = s.renderEntry(ctx, entries[i])
-				}
-				checkForm(&r)
-				if !ok && r.err == nil {
-					r.styles = inlineHashes(r.html)
-				}
-				if !ok {
-					s.pages.done(r)
-				}
-				d := pageDone{islands: r.islands, err: r.err, formErr: r.formErr}
-				if r.err == nil && ctx.Err() == nil {
-					files := s.entryFiles(r.entry)
-					writeFile(files[0], r.html)
-					d.styles = r.styles
-					writeFile(files[1], r.data)
-					for _, f := range files[2:] {
-						writeFile(f, r.html)
-					}
-					if r.rsc != nil {
-						writeFile(output.RSCPath(r.entry), r.rsc)
-					}
-					if r.entry.ID == "home" && !r.entry.Root {
-						d.sliceErrs = writeSlices(r.entry.Lang, r.html, writeFile)
-					}
-				}
-				done[i] = d
-			}
-		}()
-	}
-feed:
-	for i := range entries {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	// Stopped (Ctrl+C): return at once; a render that does not notice (an
-	// island in an endless loop) is left behind, and its page is not
-	// written (the worker checks ctx first; the tree refuses writes after
-	// Abort).
-	waited := make(chan struct{})
-	go func() {
-		wg.Wait()
-		close(waited)
-	}()
-	select {
-	case <-waited:
-	case <-ctx.Done():
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-
-	// The summary's work comes after the writes, in page order: the gzip
-	// size of each distinct script is computed once.
-	jsSize := <-sizerDone
-	def := s.Config.DefaultLocale()
-	var notFound []output.NotFound // each locale's 404 page
-	// One template error usually fails many pages: report it once, with the
-	// first page (in the fixed entry order) and how many more.
-	pageErrs := map[diag.Diagnostic][]string{}
-	var pageErrOrder []diag.Diagnostic
-	for _, d := range done {
-		s.inlineHashes = append(s.inlineHashes, d.styles...)
-	}
-	for i, d := range done {
-		e := entries[i]
-		if d.err != nil {
-			var pe render.PageError
-			if errors.As(d.err, &pe) {
-				if _, seen := pageErrs[pe.Diagnostic]; !seen {
-					pageErrOrder = append(pageErrOrder, pe.Diagnostic)
-				}
-				pageErrs[pe.Diagnostic] = append(pageErrs[pe.Diagnostic], pe.Page)
-			} else {
-				errs.AddErr(e.Page.Pos, d.err)
-			}
-			continue
-		}
-		if d.formErr != nil {
-			errs.Add(diag.New(e.Page.Pos, "the form on %s: %v", e.URL, d.formErr))
-		}
-		errs.Merge(d.sliceErrs)
-		if !e.Root {
-			rep.Pages[e.Lang]++
-		}
-		if n := jsSize(s.Renderer.PageScripts(d.islands)); n > rep.JS[e.Page.Layout].GzipBytes || rep.JS[e.Page.Layout].Page == "" {
-			rep.JS[e.Page.Layout] = PageJS{GzipBytes: n, Islands: d.islands, Page: e.URL}
-		}
-		if e.Error && e.NotFound && !e.Root {
-			l, _ := s.Config.Locale(e.Lang)
-			notFound = append(notFound, output.NotFound{Prefix: l.Prefix, Page: l.Prefix + "/404.html"})
-			if e.Lang == def.Code {
-				notFound = append(notFound, output.NotFound{Page: "/404.html"})
-			}
-		}
-	}
-	done = nil
-	for _, d := range pageErrOrder {
-		pages := pageErrs[d]
-		sort.Strings(pages)
-		pages = dedupe(pages)
-		note := "rendering"
-		if len(pages) > 1 {
-			note = fmt.Sprintf("rendering %d pages, the first", len(pages))
-		}
-		errs.Add(d.WithRelated(diag.Pos{File: pages[0]}, note))
-	}
-	if len(errs) > 0 {
-		return nil, errs.Err()
-	}
-
-	for _, rd := range s.redirectPages() {
-		b, err := s.redirectPage(rd)
-		if err != nil {
-			return nil, err
-		}
-		writeFile(strings.TrimPrefix(rd.From, "/")+"index.html", b)
-	}
-	rep.Redirects = len(s.Plan.Redirects)
-	// Without a tree (the pass that only looks for more errors), a path that
-	// cannot become a rule was already reported where it was written.
-	schemaFiles, err := formSchemas.Files()
-	if err != nil {
-		return nil, err
-	}
-	for name, b := range schemaFiles {
-		writeFile(name, b)
-	}
-	// The CSP allows the form handlers' origins by itself (sitePolicy).
-	if err := s.writeHostingRules(writeFile, notFound); err != nil && tree != nil {
-		return nil, err
-	}
-	rep.RedirectTable = output.RedirectTable(s.Plan.Redirects)
-	rep.HeaderRules = output.HeaderRules(s.policy())
-	swr := <-swDone
-	sw, err := swr.b, swr.err
-	if err != nil {
-		return nil, err
-	}
-	if sw != nil {
-		writeFile(sitepath.Worker, sw)
-	}
-	if u, ok := s.Assets.URLs[runtimeEntry]; ok {
-		rep.Runtime = jsSize([]string{u})
-	}
-	if err := output.Sitemaps(s.Plan, s.Config.BaseURL, func(name string, b []byte) error {
-		writeFile(name, b)
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	writeFile(sitepath.Robots, output.Robots(s.Config.BaseURL))
-	app, err := output.AppData(s.Hash)
-	if err != nil {
-		return nil, err
-	}
-	writeFile(sitepath.PageData+"/app-data.json", app)
-	for _, name := range sortedKeys(s.Assets.Files) {
-		writeFile(name, s.Assets.Files[name])
-	}
-	if s.Islands != nil {
-		files := s.Islands.ClientFiles()
-		for _, name := range sortedKeys(files) {
-			writeFile(name, files[name])
-		}
-	}
-	if tree != nil { // the pass that only looks for errors encodes nothing
-		files, err := s.Images.Run(ctx, 0)
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range files {
-			writeFile(f.Path, f.Data)
-		}
-		rep.Images = s.Images.Stats()
-	}
-	for _, p := range sortedKeys(s.Statics) {
-		if generated[strings.TrimPrefix(p, "/")] {
-			errs.Add(diag.New(diag.Pos{File: StaticDir + p}, "static file collides with a generated file at %s", p))
-			continue
-		}
-		b, err := fs.ReadFile(s.fsys, StaticDir+p)
-		if err != nil {
-			return nil, err
-		}
-		writeFile(strings.TrimPrefix(p, "/"), b)
-	}
-	if len(errs) > 0 {
-		return nil, errs.Err()
-	}
-	if tree == nil {
-		return rep, nil
-	}
-	rep.Files, rep.Bytes = tree.Files(), tree.Bytes()
-	rep.Fallbacks = s.Plan.Fallbacks
-	rep.DataFallbacks = s.Renderer.DataFallbacks()
-	rep.StringMisses = s.Catalog.Misses()
-	rep.Metadata = StaticMetadata(s.Statics, func(p string) []byte { b, _ := fs.ReadFile(s.fsys, StaticDir+p); return b })
-	rep.IslandsBundle = s.IslandsBundle
-	rep.SSRCalls, rep.SSRTime = s.Renderer.SSRStats()
-	if s.Islands != nil {
-		rep.SSREngine = s.Islands.EngineRenders()
-	}
-	rep.CacheHits, rep.CacheMisses = s.Renderer.CacheStats()
-	rep.CacheWarning = s.cacheWarning
-	rep.PageCache = s.pages != nil
-	rep.PagesRendered, rep.Rendered, rep.PagesCached = s.pages.stats()
-	rep.TemplateSets, rep.EsbuildRuns = s.Renderer.TemplateSets(), s.bundles.Runs()
-	return rep, nil
-}
-
-// redirectPage is the HTML page published at a redirect's path, minified
-// like every page when minification is on.
-func (s *Site) redirectPage(rd route.Redirect) ([]byte, error) {
-	b, err := output.RedirectPage(rd, s.Config.BaseURL)
-	if err != nil || s.html == nil {
-		return b, err
-	}
-	return s.html.HTML(b)
-}
-
-// host is the software that serves the output (site.yaml's host, or
-// --host); config.Parse and the flag checked its name.
-func (s *Site) host() output.Host {
-	h, err := output.ParseHost(s.Config.Host)
-	if err != nil {
-		return output.DefaultHost
-	}
-	return h
-}
-
-// redirectPages are the redirects that get a meta-refresh page: all of
-// them on a host that cannot redirect, none where the host answers the
-// redirect itself (a page there would shadow the rule).
-func (s *Site) redirectPages() []route.Redirect {
-	if !s.host().RedirectPages() {
-		return nil
-	}
-	return s.Plan.Redirects
-}
-
-// serverErrorPages are the 500 pages per locale prefix, like notFound.
-func (s *Site) serverErrorPages() []output.NotFound {
-	var out []output.NotFound
-	def := s.Config.DefaultLocale()
-	for _, e := range s.Plan.Entries {
-		if e.Error && !e.NotFound && !e.Root {
-			l, _ := s.Config.Locale(e.Lang)
-			out = append(out, output.NotFound{Prefix: l.Prefix, Page: l.Prefix + "/500.html"})
-			if e.Lang == def.Code {
-				out = append(out, output.NotFound{Page: "/500.html"})
-			}
-		}
-	}
-	return out
-}
-
-// writeHostingRules writes the rule files of the site's host.
-func (s *Site) writeHostingRules(writeFile func(string, []byte), notFound []output.NotFound) error {
-	files, err := s.host().RuleFiles(output.HostInput{Version: Version, Headers: output.HeaderRules(s.policy()),
-		Redirects: s.Plan.Redirects, NotFound: notFound, ServerError: s.serverErrorPages()})
-	if err == nil {
-		for _, name := range sortedKeys(files) {
-			writeFile(name, files[name])
-		}
-		return nil
-	}
-	var pe *output.RulePathError
-	if errors.As(err, &pe) && pe.Redirect != nil {
-		return diag.New(pe.Redirect.Pos, "redirect %s -> %s: %v", pe.Redirect.From, pe.Redirect.To, err)
-	}
-	return err
-}
-
-func (s *Site) renderEntry(ctx context.Context, e *route.Entry) (out rendered) {
-	file := e.Page.File
-	defer func() {
-		if v := recover(); v != nil {
-			out = rendered{entry: e, err: diag.New(diag.Pos{File: file}, "%v", &InternalError{Doing: "rendering " + e.URL, Value: v})}
-		}
-	}()
-	if s.beforeRender != nil {
-		s.beforeRender(e)
-	}
-	if ctx.Err() != nil {
-		return rendered{entry: e, err: ctx.Err()}
-	}
-	var deps render.Deps
-	if s.pages != nil {
-		deps = render.Deps{}
-	}
-	res, err := s.Renderer.RenderDeps(ctx, e, deps)
-	if err != nil {
-		return rendered{entry: e, err: err}
-	}
-	data, rsc, err := s.pageData(e, res)
-	return rendered{entry: e, html: res.HTML, main: res.Main, mainAt: res.MainAt, data: data, rsc: rsc, islands: res.Islands, err: err, deps: deps, pictures: res.Pictures, mainIslands: res.MainIslands}
-}
-
-// pageData returns a rendered page's page data and, when its <main> has
-// islands, its -rsc island manifest (nil otherwise).
-func (s *Site) pageData(e *route.Entry, res *render.Result) (data, rsc []byte, err error) {
-	manifest := make([]output.RSCIsland, len(res.MainIslands))
-	for i, u := range res.MainIslands {
-		manifest[i] = output.RSCIsland{Component: u.Name, Directive: u.Directive, Media: u.Media, Chunk: u.Chunk}
-	}
-	names := output.IslandNames(manifest)
-	pd := output.NewPageData(s.Plan, e, s.Hash, output.ParseHead(res.HTML), res.Main, names)
-	if data, err = output.JSONSized(pd, len(res.Main)+len(res.Main)/8+1024); err != nil {
-		return nil, nil, err
-	}
-	if len(manifest) > 0 && s.Islands != nil {
-		m := output.RSC{Path: e.URL, Modules: s.Islands.ModulePreloads(names), Islands: manifest}
-		if l := s.Islands.Scripts(names); len(l) > 0 {
-			m.Loader = l[0]
-		}
-		rsc, err = output.JSON(m)
-	}
-	return data, rsc, err
-}
-
 // runtimeEntry is the client runtime's entry under assets/.
 const runtimeEntry = "runtime/runtime.js"
-
-// writeSlices writes a locale's shared header and footer, cut from its home page.
-func writeSlices(lang string, page []byte, writeFile func(string, []byte)) diag.List {
-	var errs diag.List
-	parts, ok := output.Slices(page)
-	if !ok {
-		// Templates without a <main>: no slices; the runtime then loads a
-		// page of another locale in full.
-		return errs
-	}
-	for name, slice := range output.SlicesMap(lang) {
-		b, err := output.JSON(output.Slice{Name: slice, HTML: parts[name]})
-		if err != nil {
-			errs.Addf(diag.Pos{File: output.SliceDataPath(slice)}, "%v", err)
-			continue
-		}
-		writeFile(output.SliceDataPath(slice), b)
-	}
-	return errs
-}
 
 // worker builds /sw.js: the caching worker with an offline page per
 // locale, or the retiring worker when site.yaml asks for it.
 func (s *Site) worker() ([]byte, error) {
+	return assets.Worker(s.root, assets.WorkerOptions{Minify: true, Retire: s.Config.ServiceWorker.Retire, Build: s.Hash, Pages: s.offlinePages(), Cache: s.bundles})
+}
+
+// offlinePages are the URLs of the locales' offline pages, by locale
+// prefix: what the worker depends on besides site.yaml, assets/ and the
+// build hash.
+func (s *Site) offlinePages() map[string]string {
 	pages := map[string]string{}
 	for _, l := range s.Config.Locales {
 		if e, ok := s.Plan.Lookup(l.Code, "offline"); ok && !e.Fallback {
 			pages[l.Prefix] = e.URL
 		}
 	}
-	return assets.Worker(s.root, assets.WorkerOptions{Minify: true, Retire: s.Config.ServiceWorker.Retire, Build: s.Hash, Pages: pages, Cache: s.bundles})
-}
-
-// cacheSalt names everything a cached page, Markdown render or island SSR
-// depends on besides its own inputs and its trace: sitegen's version and
-// the build hash (config, templates, assets, data, strings,
-// package-lock.json), the options and the build date, the islands bundle,
-// the bundled assets' URLs, the image encoders, and the route plan that
-// links resolve through (every page's id, locale and URL, and every
-// redirect).
-func cacheSalt(opts Options, date string, cfg *config.Config, hash string, plan *route.Plan, bundle *islands.Bundle,
-	bundled *assets.Result, scripts []string, imgs *images.Processor) []byte {
-	h := sha256.New()
-	fmt.Fprintf(h, "sitegen %s\nbuild %s\nbase %s\ndrafts %t\ndate %s\nminify %t\nhighlight %t\n",
-		Version, hash, cfg.BaseURL, opts.Drafts, date, opts.Minify, cfg.Markdown.HighlightCode())
-	if bundle != nil {
-		fmt.Fprintf(h, "islands %s\n", bundle.Hash())
-	}
-	for _, name := range sortedKeys(bundled.URLs) {
-		fmt.Fprintf(h, "asset %q %q\n", name, bundled.URLs[name])
-	}
-	fmt.Fprintf(h, "scripts %q\nimages %q\n", scripts, imgs.EncoderIDs())
-	for _, e := range plan.Entries {
-		fmt.Fprintf(h, "entry %q %q %q %t %t\n", e.ID, e.Lang, e.URL, e.Fallback, e.Root)
-	}
-	for _, r := range plan.Redirects {
-		fmt.Fprintf(h, "redirect %q %q\n", r.From, r.To)
-	}
-	return h.Sum(nil)
+	return pages
 }
 
 // RenderURL renders the page at a site path (for the dev server).
@@ -1226,77 +278,15 @@ func (s *Site) RenderURL(ctx context.Context, url string) (_ []byte, _ bool, err
 	return res.HTML, true, nil
 }
 
-// jsSizer returns a function summing the gzip sizes of script URLs. The
-// size of every script is computed up front (or read from the build cache,
-// by the script's content); the function is safe for one goroutine.
-func (s *Site) jsSizer() func([]string) int {
-	files := map[string][]byte{}
-	for name, b := range s.Assets.Files {
-		files["/"+name] = b
+// errorsOnly renders a site that loaded with errors into no output, for
+// the errors found there, and returns them all after errs.
+func (s *Site) errorsOnly(ctx context.Context, errs diag.List) error {
+	_, err := s.write(ctx, nil)
+	errs.AddErr(diag.Pos{}, err)
+	if n := s.skipped(); n > 0 {
+		errs.Add(diag.Notef(diag.Pos{}, "%d page(s) were not rendered because of the errors above", n))
 	}
-	if s.Islands != nil {
-		for name, b := range s.Islands.ClientFiles() {
-			files["/"+name] = b
-		}
-	}
-	sizes := map[string]int{}
-	for u, b := range files {
-		if strings.HasSuffix(u, ".js") {
-			sizes[u] = s.gzipSize(b)
-		}
-	}
-	return func(urls []string) int {
-		total := 0
-		for _, u := range urls {
-			n, ok := sizes[u]
-			if !ok {
-				n = s.gzipSize(files[u])
-				sizes[u] = n
-			}
-			total += n
-		}
-		return total
-	}
-}
-
-// gzipSize is gzipSize through the build cache.
-func (s *Site) gzipSize(b []byte) int {
-	k := cache.NewKey([]byte("gzip-size-1"), b)
-	if v, ok := s.cache.Get(k); ok {
-		if n, w := binary.Uvarint(v); w > 0 {
-			return int(n)
-		}
-	}
-	n := gzipSize(b)
-	s.cache.Put(k, binary.AppendUvarint(nil, uint64(n)))
-	return n
-}
-
-func gzipSize(b []byte) int {
-	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	zw.Write(b)
-	zw.Close()
-	return buf.Len()
-}
-
-func dedupe(sorted []string) []string {
-	out := sorted[:0]
-	for i, s := range sorted {
-		if i == 0 || s != sorted[i-1] {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return errs.Err()
 }
 
 // skipped counts the pages not rendered because their source has errors.
@@ -1308,63 +298,4 @@ func (s *Site) skipped() int {
 		}
 	}
 	return n
-}
-
-// staticFiles lists the site paths of files under assets/static.
-func staticFiles(fsys fs.FS) (map[string]bool, error) {
-	out := map[string]bool{}
-	if _, err := fs.Stat(fsys, StaticDir); err != nil {
-		return out, nil
-	}
-	err := fs.WalkDir(fsys, StaticDir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() {
-			out[strings.TrimPrefix(p, StaticDir)] = true
-		}
-		return nil
-	})
-	return out, err
-}
-
-// buildHash hashes what the client runtime and the page chrome depend on:
-// config, templates, assets, data sets and UI strings, and sitegen's version.
-// Page bodies are left out on purpose: editing one page's text changes that
-// page only, and every other page stays byte-identical.
-func buildHash(fsys fs.FS) (string, error) {
-	h := sha256.New()
-	fmt.Fprintf(h, "sitegen %s\n", Version)
-	var files []string
-	for _, root := range []string{config.FileName, schema.FileName, "templates", "assets", content.Dir, "package-lock.json"} {
-		if _, err := fs.Stat(fsys, root); err != nil {
-			continue
-		}
-		err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				return nil
-			}
-			if strings.HasPrefix(p, content.Dir+"/") && path.Ext(p) == ".md" {
-				return nil
-			}
-			files = append(files, p)
-			return nil
-		})
-		if err != nil {
-			return "", err
-		}
-	}
-	sort.Strings(files)
-	for _, f := range files {
-		b, err := fs.ReadFile(fsys, f)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(h, "%s %d\n", f, len(b))
-		h.Write(b)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:20], nil
 }

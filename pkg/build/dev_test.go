@@ -3,14 +3,16 @@ package build
 import (
 	"bytes"
 	"context"
-
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
-	"sitegen/pkg/output"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"sitegen/pkg/output"
 )
 
 func devOpts(dir string) Options {
@@ -18,24 +20,39 @@ func devOpts(dir string) Options {
 }
 
 // TestDevMatchesBuild: the dev server's first build is byte for byte what
-// sitegen build writes.
+// sitegen build writes, on every fixture site and on the website (islands,
+// forms, inline styles and their CSP hashes included): both lay out pages
+// and site-wide files with the same steps.
 func TestDevMatchesBuild(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "public")
-	buildFixture(t, fixture, out)
-	want := readTree(t, out)
-	delete(want, output.ManifestName) // the mark of a build's own folder
-	d, res, err := NewDev(context.Background(), devOpts(fixture))
-	if err != nil {
-		t.Fatal(err)
+	sites := map[string]string{"website": "../.."}
+	for _, gs := range goldenSites {
+		sites[gs.name] = fixtureSite(t, gs.name, t.TempDir())
 	}
-	defer d.Close()
-	if !reflect.DeepEqual(sortedKeys(res.Out), sortedKeys(want)) {
-		t.Fatalf("files differ:\ndev   %v\nbuild %v", sortedKeys(res.Out), sortedKeys(want))
-	}
-	for name, b := range want {
-		if !bytes.Equal(res.Out[name], b) {
-			t.Errorf("%s differs from the build", name)
-		}
+	for name, src := range sites {
+		t.Run(name, func(t *testing.T) {
+			if name == "website" {
+				if _, err := os.Stat(filepath.Join(src, "node_modules")); err != nil {
+					t.Skip("the website needs node_modules (make setup)")
+				}
+			}
+			out := filepath.Join(t.TempDir(), "public")
+			buildFixture(t, src, out)
+			want := readTree(t, out)
+			delete(want, output.ManifestName) // the mark of a build's own folder
+			d, res, err := NewDev(context.Background(), devOpts(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			if got, wantNames := slices.Sorted(maps.Keys(res.Out)), slices.Sorted(maps.Keys(want)); !slices.Equal(got, wantNames) {
+				t.Fatalf("files differ:\ndev   %v\nbuild %v", got, wantNames)
+			}
+			for name, b := range want {
+				if !bytes.Equal(res.Out[name], b) {
+					t.Errorf("%s differs from the build", name)
+				}
+			}
+		})
 	}
 }
 
@@ -98,6 +115,11 @@ func TestDevIncremental(t *testing.T) {
 		}, []string{"content/pl/500.md"}, []string{}},
 		{"css edit renders no page", func() { edit("assets/css/main.css", "{", "{ color: red;") },
 			[]string{"assets/css/main.css"}, []string{}},
+		{"stylesheet written inline", func() {
+			edit("templates/base.html", `<link rel="stylesheet" href="{{ asset "css/main.css" }}">`, `{{ stylesheet "css/main.css" }}`)
+		}, []string{"templates/base.html"}, nil},
+		{"css edit renders the pages that have it inline", func() { edit("assets/css/main.css", "color: red;", "color: blue;") },
+			[]string{"assets/css/main.css"}, nil},
 	}
 	for _, st := range steps {
 		st.change()

@@ -51,3 +51,33 @@ func TestCyrillicAnchors(t *testing.T) {
 		t.Errorf("a link to a missing Cyrillic anchor:\n%s", findingsText(rep))
 	}
 }
+
+// TestFormMarkupDisagrees: a form whose markup disagrees with its schema
+// (here every field's maxlength) is reported by check as it is by build,
+// at the page that carries it.
+func TestFormMarkupDisagrees(t *testing.T) {
+	dir := vereinCopy(t)
+	p := filepath.Join(dir, "templates/sections/form.html")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(b), `maxlength="{{ .maxLength }}"`, `maxlength="7"`, 1)
+	if bad == string(b) {
+		t.Fatal("the form template has no maxlength to change")
+	}
+	if err := os.WriteFile(p, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := run(t, dir, nil)
+	found := false
+	for _, f := range rep.Findings {
+		if f.Kind == KindBuild && strings.HasPrefix(f.File, "content/") && strings.Contains(f.Message, "the form on") &&
+			strings.Contains(f.Message, "maxlength 7 in the markup") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("check does not report the form that disagrees with its schema:\n%s", findingsText(rep))
+	}
+}

@@ -48,8 +48,20 @@ type Options struct {
 
 // Load reads content/<lang>/ for every configured locale from fsys.
 func Load(ctx context.Context, fsys fs.FS, opts Options) (*Source, error) {
-	var errs diag.List
-	var files []SourceFile
+	files, errs, err := Read(ctx, fsys, opts)
+	if err != nil {
+		return nil, err
+	}
+	src, aerr := Assemble(opts, files)
+	errs.AddErr(diag.Pos{}, aerr)
+	return src, errs.Err()
+}
+
+// Read finds and parses the files of content/<lang>/ for every configured
+// locale: the files Load assembles (the dev server keeps them to parse
+// again only those that change). errs are the folders it could not read;
+// err is set when ctx was cancelled.
+func Read(ctx context.Context, fsys fs.FS, opts Options) (files []SourceFile, errs diag.List, err error) {
 	for _, lang := range opts.Langs {
 		root := path.Join(Dir, lang)
 		if _, err := fs.Stat(fsys, root); err != nil {
@@ -69,7 +81,7 @@ func Load(ctx context.Context, fsys fs.FS, opts Options) (*Source, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 
@@ -99,11 +111,9 @@ func Load(ctx context.Context, fsys fs.FS, opts Options) (*Source, error) {
 	close(next)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	src, aerr := Assemble(opts, files)
-	errs.AddErr(diag.Pos{}, aerr)
-	return src, errs.Err()
+	return files, errs, nil
 }
 
 func parseStrings(file string, src []byte) (map[string]string, diag.List) {

@@ -54,7 +54,7 @@ func TestBrowserLoop(t *testing.T) {
 	defer srv.Close()
 	defer func() { cancel(); s.events.close() }()
 	go s.Watch(ctx)
-	<-s.watching
+	receive(t, s.watching, "watcher")
 
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.NoSandbox, chromedp.Headless, chromedp.Flag("disable-dev-shm-usage", true),

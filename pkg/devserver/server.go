@@ -1,5 +1,5 @@
 // Package devserver is `sitegen serve`: it builds the site into memory,
-// serves it with the production URL semantics (pkg/serve), watches the
+// serves it with the production URL semantics (pkg/hosting), watches the
 // sources, rebuilds only what a change affects (build.Dev), and tells open
 // tabs over server-sent events to reload, swap their stylesheets, or show the
 // build error over the page. Nothing is written to disk.
@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"sitegen/pkg/build"
-	"sitegen/pkg/serve"
+	"sitegen/pkg/hosting"
 )
 
 //go:embed dev.js
@@ -44,6 +44,8 @@ type Options struct {
 	// Out receives the terminal report: rebuilds and build errors.
 	Out io.Writer
 	Log *slog.Logger
+
+	flush chan []string // a test's hook ending bursts (watcher.flush)
 }
 
 // Server is the dev server; it is an http.Handler.
@@ -60,7 +62,7 @@ type Server struct {
 
 // snapshot is one good build being served.
 type snapshot struct {
-	handler  *serve.Handler
+	handler  *hosting.Handler
 	fs       *memFS
 	fallback map[string]string // HTML output path -> the file its content comes from
 	prefixes []string
@@ -113,7 +115,7 @@ func (s *Server) install(res *build.DevResult) error {
 	} else {
 		fsys = newMemFS(res.Out)
 	}
-	h := serve.NewHandlerFS(fsys, prefixes, res.RedirectTable, res.HeaderRules)
+	h := hosting.NewHandlerFS(fsys, prefixes, res.RedirectTable, res.HeaderRules)
 	s.snap.Store(&snapshot{handler: h, fs: fsys, fallback: res.Fallback, prefixes: prefixes})
 	return nil
 }
@@ -172,6 +174,9 @@ func (s *Server) Watch(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("watch %s: %w", s.opts.Build.Source, err)
 	}
+	if s.opts.flush != nil {
+		w.flush = s.opts.flush
+	}
 	bursts := make(chan []string)
 	go w.run(ctx, bursts)
 	close(s.watching)
@@ -226,7 +231,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write(body)
 }
 
-// notFoundFile is the 404 page serve.Handler answers a path with.
+// notFoundFile is the 404 page hosting.Handler answers a path with.
 func notFoundFile(p string, prefixes []string) string {
 	p = path.Clean("/" + p)
 	file := "404.html"
@@ -329,7 +334,7 @@ func (s *Server) Serve(ctx context.Context, addr string, handler http.Handler, r
 	defer cancel()
 	werr := make(chan error, 1)
 	go func() { werr <- s.Watch(ctx) }()
-	err := serve.Server(ctx, addr, handler, s.opts.Log, ready)
+	err := hosting.Server(ctx, addr, handler, s.opts.Log, ready)
 	cancel()
 	if e := <-werr; err == nil {
 		err = e

@@ -24,9 +24,22 @@ import (
 
 const fixture = "../../testdata/sites/basic"
 
-// pause separates the writes of one burst, well within the quiet window
-// the tests use, so that without coalescing they would be two rebuilds.
-const pause = 50 * time.Millisecond
+// bound is how long a test waits for an event before it fails: a bound for
+// one that never comes, not a timing check.
+const bound = 2 * time.Minute
+
+// receive returns the next value of ch, or fails the test after bound.
+func receive[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(bound):
+		t.Fatalf("no %s within %v", what, bound)
+		var zero T
+		return zero
+	}
+}
 
 func copyTree(t *testing.T, src, dst string) {
 	t.Helper()
@@ -89,7 +102,7 @@ func listen(t *testing.T, ctx context.Context, base string) <-chan sse {
 			}
 		}
 	}()
-	if ev := <-out; ev.Name != "hello" {
+	if ev := receive(t, out, "hello event"); ev.Name != "hello" {
 		t.Fatalf("first event %q, want hello", ev.Name)
 	}
 	return out
@@ -105,6 +118,13 @@ func started(t *testing.T) (dir, base string, s *Server, events <-chan sse) {
 // build (nil: none).
 func startedWith(t *testing.T, prepare func(dir string)) (dir, base string, s *Server, events <-chan sse) {
 	t.Helper()
+	return startServer(t, prepare, nil)
+}
+
+// startServer is startedWith; with flush, bursts end by the flush hook
+// (watcher.flush) instead of a quiet window.
+func startServer(t *testing.T, prepare func(dir string), flush chan []string) (dir, base string, s *Server, events <-chan sse) {
+	t.Helper()
 	dir = t.TempDir()
 	copyTree(t, fixture, dir)
 	if prepare != nil {
@@ -113,7 +133,7 @@ func startedWith(t *testing.T, prepare func(dir string)) (dir, base string, s *S
 	ctx, cancel := context.WithCancel(context.Background())
 	// A long quiet window: every change of one test step lands in one
 	// burst however loaded the machine is (the test never sleeps).
-	s, err := New(ctx, Options{Build: build.Options{Source: dir, Date: "2026-01-01", Minify: true, ImageCache: t.TempDir()}, Quiet: 300 * time.Millisecond})
+	s, err := New(ctx, Options{Build: build.Options{Source: dir, Date: "2026-01-01", Minify: true, ImageCache: t.TempDir()}, Quiet: 300 * time.Millisecond, flush: flush})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +142,7 @@ func startedWith(t *testing.T, prepare func(dir string)) (dir, base string, s *S
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { cancel(); s.events.close() }) // runs first: ends the event streams
 	go s.Watch(ctx)
-	<-s.watching
+	receive(t, s.watching, "watcher")
 	return dir, srv.URL, s, listen(t, ctx, srv.URL)
 }
 
@@ -172,48 +192,55 @@ func strs(v any) []string {
 // TestServeRebuilds edits, saves by rename, renames and deletes files of a
 // copy of the fixture site, and checks per burst the one event that arrives
 // and which pages were rendered again. Events arrive in order, so an extra
-// event for a burst would show up in place of the next step's.
+// event for a burst would show up in place of the next step's. A step's
+// burst ends by the flush hook once the watcher saw the step's paths, so no
+// step races a quiet window.
 func TestServeRebuilds(t *testing.T) {
-	dir, base, _, events := started(t)
+	flush := make(chan []string)
+	dir, base, _, events := startServer(t, nil, flush)
 	steps := []struct {
 		name   string
+		paths  []string // what the watcher sees change
 		change func()
 		event  string
 		pages  []string
 	}{
-		{"a burst of two edits", func() {
+		{"a burst of two edits", []string{"content/pl/kontakt.md", "content/en/contact.md"}, func() {
 			replace(t, dir, "content/pl/kontakt.md", "Pisz na", "Napisz na")
-			time.Sleep(pause) // an author's pace within one burst
 			replace(t, dir, "content/en/contact.md", "Write to", "Do write to")
 		}, "reload", []string{"/de/o-nas/kontakt/", "/en/about-us/contact/", "/pl/o-nas/kontakt/"}},
-		{"an editor's save: write a temp file, rename it over the page", func() {
+		{"an editor's save: write a temp file, rename it over the page", []string{"content/pl/kontakt.md"}, func() {
 			b, _ := os.ReadFile(filepath.Join(dir, "content/pl/kontakt.md"))
 			write(t, dir, "content/pl/.kontakt.md.swp", "swap")
 			write(t, dir, "content/pl/kontakt.md~", string(b))
 			write(t, dir, "content/pl/.kontakt.md.tmp", strings.Replace(string(b), "Napisz na", "Pisz do nas na", 1))
-			time.Sleep(pause)
 			if err := os.Rename(filepath.Join(dir, "content/pl/.kontakt.md.tmp"), filepath.Join(dir, "content/pl/kontakt.md")); err != nil {
 				t.Fatal(err)
 			}
 			os.Remove(filepath.Join(dir, "content/pl/.kontakt.md.swp"))
 		}, "reload", []string{"/de/o-nas/kontakt/", "/pl/o-nas/kontakt/"}},
-		{"a rename moves the page", func() {
+		{"a rename moves the page", []string{"content/pl/blog/pierwszy.md", "content/pl/blog/drugi.md"}, func() {
 			if err := os.Rename(filepath.Join(dir, "content/pl/blog/pierwszy.md"), filepath.Join(dir, "content/pl/blog/drugi.md")); err != nil {
 				t.Fatal(err)
 			}
 		}, "reload", []string{"/de/blog/drugi/", "/en/blog/drugi/", "/pl/blog/drugi/"}},
-		{"a deleted translation falls back to Polish", func() {
+		{"a deleted translation falls back to Polish", []string{"content/en/404.md"}, func() {
 			if err := os.Remove(filepath.Join(dir, "content/en/404.md")); err != nil {
 				t.Fatal(err)
 			}
 		}, "reload", []string{"/de/404/", "/en/404/", "/pl/404/"}}, // and the language switchers
-		{"a stylesheet edit swaps the stylesheet", func() {
+		{"a stylesheet edit swaps the stylesheet", []string{"assets/css/main.css"}, func() {
 			replace(t, dir, "assets/css/main.css", "{", "{ color: #123456;")
 		}, "css", nil},
 	}
 	for _, st := range steps {
+		select {
+		case flush <- st.paths:
+		case <-time.After(bound):
+			t.Fatalf("%s: the watcher does not take the flush", st.name)
+		}
 		st.change()
-		ev := <-events
+		ev := receive(t, events, st.name+" event")
 		if ev.Name != st.event {
 			t.Fatalf("%s: event %q %v, want %q", st.name, ev.Name, ev.Data, st.event)
 		}
@@ -354,7 +381,7 @@ func TestServeErrorOverlay(t *testing.T) {
 	}
 	for _, c := range cases {
 		replace(t, dir, c.file, c.old, c.new)
-		ev := <-events
+		ev := receive(t, events, c.name+" error event")
 		if ev.Name != "build-error" {
 			t.Fatalf("%s: event %q, want build-error", c.name, ev.Name)
 		}
@@ -369,15 +396,15 @@ func TestServeErrorOverlay(t *testing.T) {
 			t.Errorf("%s: the last good page is not served: %d", c.name, code)
 		}
 		late := listen(t, t.Context(), base)
-		if ev := <-late; ev.Name != "build-error" {
+		if ev := receive(t, late, c.name+" event of a late tab"); ev.Name != "build-error" {
 			t.Errorf("%s: a tab opened during the error got %q", c.name, ev.Name)
 		}
 		replace(t, dir, c.file, c.new, c.old)
-		ev = <-events
+		ev = receive(t, events, c.name+" fix event")
 		if ev.Name != "reload" || ev.Data["recovered"] != true {
 			t.Fatalf("%s: after the fix: %q %v, want reload (recovered)", c.name, ev.Name, ev.Data)
 		}
-		if ev := <-late; ev.Name != "reload" {
+		if ev := receive(t, late, c.name+" fix event of a late tab"); ev.Name != "reload" {
 			t.Errorf("%s: the late tab got %q after the fix", c.name, ev.Name)
 		}
 	}

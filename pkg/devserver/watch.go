@@ -5,10 +5,11 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,6 +30,10 @@ type watcher struct {
 	quiet time.Duration
 	w     *fsnotify.Watcher
 	log   *slog.Logger
+	// flush, when set, ends bursts instead of the quiet window: a burst
+	// ends once every path received on flush had an event since (tests
+	// name the paths a step changes, and need no timing).
+	flush <-chan []string
 }
 
 func newWatcher(root string, quiet time.Duration, log *slog.Logger) (*watcher, error) {
@@ -104,12 +109,28 @@ func (w *watcher) rel(p string) string {
 func (w *watcher) run(ctx context.Context, out chan<- []string) {
 	defer w.w.Close()
 	pending := map[string]bool{}
+	var awaited map[string]bool // the paths a flush waits for (nil: none)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	send := func() bool {
+		paths := slices.Sorted(maps.Keys(pending))
+		clear(pending)
+		select {
+		case out <- paths:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case paths := <-w.flush:
+			awaited = map[string]bool{}
+			for _, p := range paths {
+				awaited[p] = true
+			}
 		case err, ok := <-w.w.Errors:
 			if !ok {
 				return
@@ -119,36 +140,49 @@ func (w *watcher) run(ctx context.Context, out chan<- []string) {
 			if !ok {
 				return
 			}
-			r := w.rel(ev.Name)
+			r := w.event(ev)
 			if r == "" {
 				continue
 			}
-			if ev.Has(fsnotify.Create) {
-				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
-					// A folder moved or created: watch it; its files are
-					// read through its own path.
-					if err := w.addTree(ev.Name); err != nil {
-						w.log.Warn("watch", "dir", r, "err", err)
-					}
-				}
-			}
-			if ev.Op == fsnotify.Chmod {
+			pending[r] = true
+			if w.flush == nil {
+				timer.Reset(w.quiet)
 				continue
 			}
-			pending[r] = true
-			timer.Reset(w.quiet)
-		case <-timer.C:
-			paths := make([]string, 0, len(pending))
-			for p := range pending {
-				paths = append(paths, p)
+			delete(awaited, r)
+			if awaited != nil && len(awaited) == 0 {
+				awaited = nil
+				if !send() {
+					return
+				}
 			}
-			sort.Strings(paths)
-			clear(pending)
-			select {
-			case out <- paths:
-			case <-ctx.Done():
+		case <-timer.C:
+			if !send() {
 				return
 			}
 		}
 	}
+}
+
+// event returns the path of a change below the root ("" for none: an
+// ignored file, or only its mode changed); a folder created or moved in is
+// watched from then on.
+func (w *watcher) event(ev fsnotify.Event) string {
+	r := w.rel(ev.Name)
+	if r == "" {
+		return ""
+	}
+	if ev.Has(fsnotify.Create) {
+		if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
+			// A folder moved or created: watch it; its files are
+			// read through its own path.
+			if err := w.addTree(ev.Name); err != nil {
+				w.log.Warn("watch", "dir", r, "err", err)
+			}
+		}
+	}
+	if ev.Op == fsnotify.Chmod {
+		return ""
+	}
+	return r
 }

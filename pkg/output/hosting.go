@@ -14,7 +14,7 @@ import (
 // Hosting rules: the one table of response headers, and the redirects and
 // 404 pages of a site, written for every host sitegen knows: _headers and
 // _redirects (Netlify, Cloudflare Pages), _nginx.conf (nginx), and applied
-// by the dev server (pkg/serve) from the same values.
+// by the dev server (pkg/hosting) from the same values.
 
 // Header is one response header.
 type Header struct{ Name, Value string }

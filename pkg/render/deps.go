@@ -33,7 +33,11 @@ func DepFile(file string) string     { return "file:" + file }
 func DepTemplate(file string) string { return "tpl:" + file }
 func DepIsland(name string) string   { return "island:" + name }
 func DepAsset(name string) string    { return "asset:" + name }
-func DepStatic(p string) string      { return "static:" + p }
+
+// DepStyle is a stylesheet written inline into the page (its text, not
+// its URL).
+func DepStyle(name string) string { return "style:" + name }
+func DepStatic(p string) string   { return "static:" + p }
 
 // DepImage is a source image (a site path, as the picture function and
 // Markdown images name it) that a page shows through its variants.

@@ -135,10 +135,11 @@ func (r *Renderer) funcs(st *execState) template.FuncMap {
 			return "", fmt.Errorf("unknown asset %q", name)
 		},
 		"stylesheet": func(name string) (template.HTML, error) {
-			st.deps.add(DepAsset(name))
 			if css, ok := r.opts.InlineStyles[name]; ok {
+				st.deps.add(DepStyle(name))
 				return template.HTML("<style>" + css + "</style>"), nil
 			}
+			st.deps.add(DepAsset(name))
 			if u, ok := r.opts.Assets[name]; ok {
 				return template.HTML(`<link rel="stylesheet" href="` + template.HTMLEscapeString(u) + `">`), nil
 			}

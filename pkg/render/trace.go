@@ -24,7 +24,7 @@ import (
 // source files it is built from are digested one by one.
 
 // saltCovered are the kinds of key whose inputs a build's cache salt names.
-var saltCovered = []string{"route:", "url:", "list:", "data:", "str:", "tpl:", "island:", "asset:", "static:", "image:"}
+var saltCovered = []string{"route:", "url:", "list:", "data:", "str:", "tpl:", "island:", "asset:", "style:", "static:", "image:"}
 
 // TraceDigest returns a digest of the input behind a dependency key as it
 // is now. ok is false for a kind of key it does not know: a page whose

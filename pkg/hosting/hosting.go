@@ -1,9 +1,10 @@
-// Package serve is the development server: it builds the site and serves the
-// output with the URL semantics a CDN gives (directory index, the locale's
-// 404 page for unknown paths, 301 for redirects keeping the query) and the
+// Package hosting serves a built output tree the way the production host
+// does: the URL semantics a CDN gives (directory index, the locale's 404
+// page for unknown paths, 301 for redirects keeping the query) and the
 // headers of output.HeaderRules, the table the build writes to _headers, so
-// a CSP violation shows while authoring.
-package serve
+// a CSP violation shows while authoring. It is not the development server
+// (pkg/devserver, sitegen serve), which serves its in-memory build with it.
+package hosting
 
 import (
 	"context"

@@ -1,0 +1,376 @@
+package build
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+	"time"
+
+	"sitegen/pkg/assets"
+	"sitegen/pkg/cache"
+	"sitegen/pkg/config"
+	"sitegen/pkg/content"
+	"sitegen/pkg/diag"
+	"sitegen/pkg/esbuildcache"
+	"sitegen/pkg/i18n"
+	"sitegen/pkg/markdown"
+	"sitegen/pkg/render"
+	"sitegen/pkg/route"
+	"sitegen/pkg/schema"
+	"sitegen/pkg/sitefs"
+	"sitegen/pkg/sitepath"
+)
+
+// Load reads, checks and prepares a site for rendering. It returns every
+// error it finds (see load) and no site when there is one.
+func Load(ctx context.Context, opts Options) (*Site, error) {
+	site, errs := load(ctx, opts, nil)
+	if err := errs.Err(); err != nil {
+		if site != nil {
+			site.Close()
+		}
+		return nil, err
+	}
+	return site, nil
+}
+
+// liveTree is the source tree of a site loaded for the dev server: it
+// changes between renders, so files are read afresh (no onceFS), the
+// parsed content files are kept (Site.files) to parse again only those
+// that change, and converted Markdown bodies are kept across renders.
+type liveTree struct {
+	fsys   *sitefs.FS
+	bodies render.BodyCache
+}
+
+// load runs every stage that can run and collects all their errors: an error
+// in one stage does not hide the errors of the next ones. It returns a site
+// when rendering is possible; pages whose source has errors are marked to be
+// skipped, and when a stage could not run, a note in the list says so. The
+// site is nil only when the context was cancelled or nothing can be rendered.
+// build, check and the dev server (live) load a site with it.
+func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) {
+	fsys, root, errs := openTree(opts, live)
+	if fsys == nil {
+		return nil, errs
+	}
+	cfg, noRender := siteConfig(fsys, opts, &errs)
+	statics, err := staticFiles(fsys)
+	errs.AddErr(diag.Pos{File: StaticDir}, err)
+	sch, err := schema.Load(fsys)
+	if err != nil {
+		errs.AddErr(diag.Pos{File: schema.FileName}, err)
+		return nil, errs // data sets cannot be read without their types
+	}
+	// The build hash reads every file but the pages, and esbuild bundles
+	// the assets and islands (they depend on no page): both run while the
+	// pages are read and parsed.
+	type hashed struct {
+		hash string
+		err  error
+	}
+	hashDone := make(chan hashed, 1)
+	go func() {
+		h, err := buildHash(fsys)
+		hashDone <- hashed{h, err}
+	}()
+	var store *cache.Store
+	var cacheWarning string
+	if opts.CacheDir != "" && noRender == "" && live == nil { // the dev server keeps its pages itself
+		// A cache that cannot be used slows the build down; it never stops it.
+		if store, err = cache.Open(opts.CacheDir); err != nil {
+			cacheWarning = fmt.Sprintf("building without a cache: %v", err)
+		}
+	}
+	bundles := esbuildcache.New(store)
+	bundlesDone := make(chan bundling, 1)
+	go func() { bundlesDone <- bundle(ctx, opts, root, fsys, cfg, bundles) }()
+	copts := contentOptions(cfg, opts, sch, live == nil)
+	files, src, err := readContent(ctx, fsys, copts)
+	hr := <-hashDone
+	bd := <-bundlesDone
+	if src == nil {
+		errs.AddErr(diag.Pos{File: content.Dir}, err)
+		bd.close()
+		store.Close()
+		return nil, errs
+	}
+	errs.AddErr(diag.Pos{File: content.Dir}, err)
+	plan, err := route.Build(cfg, src, statics)
+	if noRender == "" {
+		errs.AddErr(diag.Pos{File: content.Dir}, err)
+	}
+	errs.AddErr(diag.Pos{}, hr.err)
+	if bd.assetsErr != nil {
+		errs.AddErr(diag.Pos{File: assets.Dir}, bd.assetsErr)
+		noRender = "the stylesheets and scripts in assets/ did not bundle"
+	}
+	if bd.islandsErr != nil {
+		errs.AddErr(diag.Pos{File: "assets/islands"}, bd.islandsErr)
+		noRender = "the islands in assets/islands/ did not bundle"
+	}
+	imgs, imageFiles, err := newImages(fsys, opts.ImageCache, cfg.Images.MaxPixels)
+	errs.AddErr(diag.Pos{File: ImageDir}, err)
+	site := &Site{Config: cfg, Source: src, Plan: plan, Catalog: catalogOf(cfg, src), Assets: bd.assets, Statics: statics,
+		Hash: hr.hash, Islands: bd.islands, IslandsBundle: bd.islandsTime, Images: imgs, cache: store, bundles: bundles,
+		cacheWarning: cacheWarning, fsys: fsys, root: root, copts: copts, imageFiles: imageFiles, files: files,
+		md: markdown.New(markdown.Options{Highlight: cfg.Markdown.HighlightCode()})}
+	if err := site.newRenderer(opts, live); err != nil {
+		errs.AddErr(diag.Pos{File: render.TemplatesDir}, err)
+		noRender = "the templates have errors"
+	}
+	if noRender == "" { // links and data sets depend on site.yaml's locales and legacy paths
+		errs.Merge(site.validate(errs))
+	}
+	if noRender != "" {
+		errs.Add(diag.Notef(diag.Pos{}, "pages were not rendered because %s; template and link errors found while rendering may follow once it is fixed", noRender))
+		site.Close()
+		return nil, errs
+	}
+	site.skip = skipPages(src, cfg, badFiles(errs))
+	return site, errs
+}
+
+// newRenderer parses the templates into the site's renderer, with the page
+// cache of a build that has a cache, or the dev server's Markdown bodies.
+func (s *Site) newRenderer(opts Options, live *liveTree) error {
+	ropts := s.renderOptions(opts, s.Assets.URLs)
+	if live != nil {
+		ropts.Bodies = live.bodies
+	} else if s.Islands != nil && s.cache == nil {
+		s.Islands.Warm() // every page renders: start the engines while templates parse
+	}
+	if s.cache != nil && s.Plan != nil {
+		ropts.Cache = s.cache
+		ropts.CacheSalt = cacheSalt(opts, ropts.BuildDate, s.Config, s.Hash, s.Plan, s.Islands, s.Assets, ropts.Scripts, s.Images)
+	}
+	s.html = ropts.HTML
+	var err error
+	if s.Renderer, err = render.New(ropts); err != nil {
+		return err
+	}
+	if ropts.Cache != nil {
+		s.pages = &pageCache{store: ropts.Cache, salt: ropts.CacheSalt, r: s.Renderer, pageData: s.pageData}
+	}
+	return nil
+}
+
+// openTree opens the site's source tree: opts.FS, the live tree, or the
+// folder opts.Source checked by sitefs. A nil tree comes with the errors
+// that stopped it.
+func openTree(opts Options, live *liveTree) (fs.FS, string, diag.List) {
+	var errs diag.List
+	root := opts.Source
+	if root == "" {
+		root = "."
+	}
+	var fsys fs.FS = opts.FS
+	switch {
+	case live != nil:
+		fsys = live.fsys
+	case fsys == nil:
+		sfs, err := sitefs.New(root)
+		if err != nil {
+			errs.AddErr(diag.Pos{}, err)
+			return nil, root, errs
+		}
+		fsys = sfs
+	default:
+		if need := diskOnly(fsys); need != "" {
+			errs.Addf(diag.Pos{File: need}, "%s is bundled by esbuild, which reads the site from disk: build this site from a folder", need)
+			return nil, root, errs
+		}
+	}
+	if sfs, ok := fsys.(*sitefs.FS); ok {
+		if bad := sfs.Check(); len(bad) > 0 {
+			// Files that cannot be read safely would only fail again in every
+			// later stage: report them all, and check the rest once they are gone.
+			errs.Merge(bad)
+			errs.Add(diag.Notef(diag.Pos{}, "the site was not checked further: remove or replace the files above first"))
+			return nil, root, errs
+		}
+	}
+	if live == nil {
+		fsys = newOnceFS(fsys)
+	}
+	return fsys, root, errs
+}
+
+// diskOnly returns the first of the assets esbuild bundles that fsys holds.
+func diskOnly(fsys fs.FS) string {
+	for _, e := range append(append([]string{}, assets.Entries...), "islands") {
+		p := path.Join(assets.Dir, e)
+		if _, err := fs.Stat(fsys, p); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// siteConfig reads site.yaml and applies --base-url. Without a usable
+// site.yaml it returns a provisional one and says why pages cannot render.
+func siteConfig(fsys fs.FS, opts Options, errs *diag.List) (cfg *config.Config, noRender string) {
+	cfg, err := config.Load(fsys)
+	errs.AddErr(diag.Pos{File: config.FileName}, err)
+	if cfg == nil || len(cfg.Locales) == 0 {
+		cfg = provisionalConfig(fsys)
+		noRender = "site.yaml could not be used"
+		errs.Add(diag.Notef(diag.Pos{}, "without a usable site.yaml, content was read for the locales found in content/ (%s) and templates were parsed; links and data sets were not checked", strings.Join(localeCodes(cfg), ", ")))
+	}
+	if opts.BaseURL != "" {
+		if b, err := config.CheckBaseURL(opts.BaseURL); err != nil {
+			errs.Addf(diag.Pos{}, "--base-url %v", err)
+		} else {
+			cfg.BaseURL = b
+		}
+	}
+	if opts.Host != "" {
+		if err := config.CheckHost(opts.Host); err != nil {
+			errs.Addf(diag.Pos{}, "--host: %v", err)
+		} else {
+			cfg.Host = opts.Host
+		}
+	}
+	return cfg, noRender
+}
+
+func localeCodes(cfg *config.Config) []string {
+	langs := make([]string, len(cfg.Locales))
+	for i, l := range cfg.Locales {
+		langs[i] = l.Code
+	}
+	return langs
+}
+
+// contentOptions says how content files are parsed; lazy drops the pages'
+// bodies once parsed (a build reads each again when it renders the page).
+func contentOptions(cfg *config.Config, opts Options, sch *schema.Schema, lazy bool) content.Options {
+	copts := content.Options{Langs: localeCodes(cfg), Drafts: opts.Drafts, Schema: sch, LazyBodies: lazy}
+	if l := cfg.ErrorPages.Layout; l != "" {
+		copts.Layouts = map[string]string{cfg.ErrorPages.NotFound: l, cfg.ErrorPages.ServerError: l}
+	}
+	return copts
+}
+
+// readContent reads and parses content/ and assembles the site's content;
+// src is nil when it could not be read at all.
+func readContent(ctx context.Context, fsys fs.FS, copts content.Options) ([]content.SourceFile, *content.Source, error) {
+	files, errs, err := content.Read(ctx, fsys, copts)
+	if err != nil {
+		return nil, nil, err
+	}
+	src, err := content.Assemble(copts, files)
+	errs.AddErr(diag.Pos{}, err)
+	return files, src, errs.Err()
+}
+
+// catalogOf is the site's UI strings by locale.
+func catalogOf(cfg *config.Config, src *content.Source) *i18n.Catalog {
+	strs := map[string]map[string]string{}
+	for _, l := range cfg.Locales {
+		strs[l.Code] = src.Locales[l.Code].Strings
+	}
+	return i18n.New(strs, cfg.DefaultLocale().Code)
+}
+
+// renderOptions are the renderer's options for the site's content, plan
+// and bundles; urls are the asset URLs the pages link.
+func (s *Site) renderOptions(opts Options, urls map[string]string) render.Options {
+	date := opts.Date
+	if date == "" {
+		date = time.Now().Format("2006-01-02")
+	}
+	var scripts []string
+	if u, ok := urls[runtimeEntry]; ok {
+		scripts = append(scripts, u)
+	}
+	ropts := render.Options{
+		FS: s.fsys, Config: s.Config, Source: s.Source, Plan: s.Plan, Catalog: s.Catalog, Markdown: s.md,
+		Assets: urls, BuildHash: s.Hash, BuildDate: date,
+		IconDir: s.Config.Icons.Dir, StaticDir: StaticDir, Scripts: scripts,
+		HTML: htmlMinifier(opts.Minify), InlineStyles: inlineStyles(s.Assets), Images: s.Images,
+	}
+	if s.Islands != nil {
+		ropts.Islands = s.Islands
+	}
+	return ropts
+}
+
+// validate checks links, data sets and front matter against the loaded
+// site. errs are the errors found so far: a data set missing because its
+// file has errors is not reported again where pages use it.
+func (s *Site) validate(errs diag.List) diag.List {
+	langs := localeCodes(s.Config)
+	broken := map[string]bool{} // locales with a data file that has errors
+	for _, d := range errs {
+		for _, l := range langs {
+			if strings.HasPrefix(d.Pos.File, content.Dir+"/"+l+"/data/") {
+				broken[l] = true
+			}
+		}
+	}
+	def := s.Config.DefaultLocale().Code
+	dataBroken := func(lang string) bool { return broken[lang] || broken[def] }
+	return validate(s.Config, s.md, s.Source, s.Plan, s.Renderer, withImages(s.Statics, s.imageFiles), langs, dataBroken)
+}
+
+// badFiles are the source files with errors: pages from or using them are
+// not rendered.
+func badFiles(errs diag.List) map[string]bool {
+	bad := map[string]bool{}
+	for _, d := range errs {
+		if strings.HasPrefix(d.Pos.File, content.Dir+"/") {
+			bad[d.Pos.File] = true
+		}
+	}
+	return bad
+}
+
+// skipPages returns the source files of the pages not to render: those with
+// errors, and those whose sections use a data set that is missing or comes
+// from a file with errors (rendering them would only repeat those errors).
+func skipPages(src *content.Source, cfg *config.Config, bad map[string]bool) map[string]bool {
+	skip := map[string]bool{}
+	for f := range bad {
+		skip[f] = true
+	}
+	def := src.Locales[cfg.DefaultLocale().Code]
+	for _, loc := range src.Locales {
+		for _, pg := range loc.Pages {
+			for _, sec := range pg.Sections {
+				if sec.Data == "" {
+					continue
+				}
+				ds, ok := loc.Data[sec.Data]
+				if !ok && def != nil {
+					ds, ok = def.Data[sec.Data]
+				}
+				if !ok || bad[ds.Pos.File] {
+					skip[pg.File] = true
+				}
+			}
+		}
+	}
+	return skip
+}
+
+// provisionalConfig stands in for a site.yaml that could not be used, so that
+// content and templates are still checked: one locale per folder of content/.
+func provisionalConfig(fsys fs.FS) *config.Config {
+	cfg := &config.Config{BaseURL: "https://site.invalid", Title: "site"}
+	entries, _ := fs.ReadDir(fsys, content.Dir)
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && sitepath.Check("/"+e.Name()) == nil && sitepath.Reserved("/"+e.Name(), nil) == "" {
+			cfg.Locales = append(cfg.Locales, config.Locale{Code: e.Name(), Name: e.Name(), Prefix: "/" + e.Name()})
+		}
+	}
+	if len(cfg.Locales) == 0 {
+		cfg.Locales = []config.Locale{{Code: "en", Name: "en", Prefix: "/en"}}
+	}
+	cfg.Locales[0].Default = true
+	cfg.LegacyPaths = map[string]string{}
+	cfg.LegacyPos = map[string]diag.Pos{}
+	return cfg
+}

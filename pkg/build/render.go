@@ -1,0 +1,165 @@
+package build
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"sitegen/pkg/diag"
+	"sitegen/pkg/formschema"
+	"sitegen/pkg/markdown"
+	"sitegen/pkg/output"
+	"sitegen/pkg/render"
+	"sitegen/pkg/route"
+)
+
+// rendered is one entry rendered: its bytes and what the build reports and
+// keeps of it. build and the dev server render every entry with
+// renderEntry and check its form with checkForm.
+type rendered struct {
+	entry    *route.Entry
+	html     []byte
+	main     string // the <main> HTML the page data holds
+	mainAt   int    // where main starts in html; -1: not a part of it (render.Result.MainAt)
+	data     []byte
+	rsc      []byte // the island manifest, when <main> has islands
+	islands  []string
+	err      error
+	deps     render.Deps // what the render used (for the page cache and the dev server)
+	pictures []render.PictureUse
+	// mainIslands are the islands rendering recorded in <main> (the page
+	// cache keeps them for the island manifest).
+	mainIslands []render.MainIsland
+	// formErr: the page's form does not match the handler's schema;
+	// formChecked is the digest of the schema its form was found to match.
+	formErr     error
+	formChecked string
+	styles      []string  // CSP hashes of the page's <style>s and inline scripts (inlineHashes)
+	sliceErrs   diag.List // laying out the locale's header and footer slices (home pages)
+}
+
+// renderEntry renders one entry with its page data, island manifest and
+// inline hashes. A panic is returned as an *InternalError naming the page.
+// What the render used is recorded when a page cache or the dev server
+// keeps it.
+func (s *Site) renderEntry(ctx context.Context, e *route.Entry) (out rendered) {
+	file := e.Page.File
+	defer func() {
+		if v := recover(); v != nil {
+			out = rendered{entry: e, err: diag.New(diag.Pos{File: file}, "%v", &InternalError{Doing: "rendering " + e.URL, Value: v})}
+		}
+	}()
+	if s.beforeRender != nil {
+		s.beforeRender(e)
+	}
+	if ctx.Err() != nil {
+		return rendered{entry: e, err: ctx.Err()}
+	}
+	var deps render.Deps
+	if s.pages != nil || s.recordDeps {
+		deps = render.Deps{}
+	}
+	res, err := s.Renderer.RenderDeps(ctx, e, deps)
+	if err != nil {
+		return rendered{entry: e, err: err}
+	}
+	data, rsc, err := s.pageData(e, res)
+	return rendered{entry: e, html: res.HTML, main: res.Main, mainAt: res.MainAt, data: data, rsc: rsc, islands: res.Islands, err: err,
+		deps: deps, pictures: res.Pictures, mainIslands: res.MainIslands, styles: inlineHashes(res.HTML)}
+}
+
+// pageData returns a rendered page's page data and, when its <main> has
+// islands, its -rsc island manifest (nil otherwise).
+func (s *Site) pageData(e *route.Entry, res *render.Result) (data, rsc []byte, err error) {
+	manifest := make([]output.RSCIsland, len(res.MainIslands))
+	for i, u := range res.MainIslands {
+		manifest[i] = output.RSCIsland{Component: u.Name, Directive: u.Directive, Media: u.Media, Chunk: u.Chunk}
+	}
+	names := output.IslandNames(manifest)
+	pd := output.NewPageData(s.Plan, e, s.Hash, output.ParseHead(res.HTML), res.Main, names)
+	if data, err = output.JSONSized(pd, len(res.Main)+len(res.Main)/8+1024); err != nil {
+		return nil, nil, err
+	}
+	if len(manifest) > 0 && s.Islands != nil {
+		m := output.RSC{Path: e.URL, Modules: s.Islands.ModulePreloads(names), Islands: manifest}
+		if l := s.Islands.Scripts(names); len(l) > 0 {
+			m.Loader = l[0]
+		}
+		rsc, err = output.JSON(m)
+	}
+	return data, rsc, err
+}
+
+// siteForms is the schema of every form the site declares, for the
+// handler, and its digest; made once per site.
+type siteForms struct {
+	once   sync.Once
+	set    formschema.Set
+	digest string
+	err    error
+}
+
+// forms returns the schemas of the site's forms.
+func (s *Site) forms() (formschema.Set, string, error) {
+	f := &s.formSet
+	f.once.Do(func() {
+		f.set, f.err = formschema.BuildAll(formschema.SiteInput{Config: s.Config, Source: s.Source, Plan: s.Plan, Catalog: s.Catalog,
+			Markdown: markdown.New(markdown.Options{})})
+		if f.err == nil {
+			f.digest, f.err = f.set.Digest()
+		}
+	})
+	return f.set, f.digest, f.err
+}
+
+// checkForm checks a rendered page's forms against their schemas (once per
+// page and schemas: a page from the cache was checked when it was stored).
+func (s *Site) checkForm(r *rendered) {
+	set, digest, err := s.forms()
+	if err != nil || r.err != nil || !set.HasForm(r.html) || (r.formChecked != "" && r.formChecked == digest) {
+		return // an error of the schemas is reported where they are written
+	}
+	r.formErr = set.CheckPage(r.html, r.entry.Lang)
+	if r.formErr == nil {
+		r.formChecked = digest
+	}
+}
+
+// pageErrors reports the errors of rendered pages. One template error
+// usually fails many pages: it is reported once, with the first page (in
+// the fixed entry order) and how many more.
+func pageErrors(pages []rendered) diag.List {
+	var errs diag.List
+	failed := map[diag.Diagnostic][]string{}
+	var order []diag.Diagnostic
+	for _, r := range pages {
+		e := r.entry
+		if r.err != nil {
+			var pe render.PageError
+			if errors.As(r.err, &pe) {
+				if _, seen := failed[pe.Diagnostic]; !seen {
+					order = append(order, pe.Diagnostic)
+				}
+				failed[pe.Diagnostic] = append(failed[pe.Diagnostic], pe.Page)
+			} else {
+				errs.AddErr(e.Page.Pos, r.err)
+			}
+			continue
+		}
+		if r.formErr != nil {
+			errs.Add(diag.New(e.Page.Pos, "the form on %s: %v", e.URL, r.formErr))
+		}
+		errs.Merge(r.sliceErrs)
+	}
+	for _, d := range order {
+		pages := slices.Compact(slices.Sorted(slices.Values(failed[d])))
+		note := "rendering"
+		if len(pages) > 1 {
+			note = fmt.Sprintf("rendering %d pages, the first", len(pages))
+		}
+		errs.Add(d.WithRelated(diag.Pos{File: pages[0]}, note))
+	}
+	return errs
+}
