@@ -17,7 +17,8 @@ func TestHostsWebsite(t *testing.T) {
 	locales := []string{"/pl", "/en"}
 	t.Run("nginx", func(t *testing.T) {
 		out := site(t)
-		hosttest.Suite(t, hosttest.Nginx(t, out), hosttest.Site{Out: out, Redirects: siteRep.RedirectTable, Locales: locales, Host: output.HostNginx})
+		hosttest.Suite(t, hosttest.Nginx(t, out), hosttest.Site{Out: out, Redirects: siteRep.RedirectTable, Locales: locales, Host: output.HostNginx,
+			ServerError: []string{""}})
 	})
 	for _, host := range []output.Host{output.HostApache, output.HostCloudflare, output.HostNetlify} {
 		t.Run(string(host), func(t *testing.T) {
@@ -29,6 +30,7 @@ func TestHostsWebsite(t *testing.T) {
 			s := hosttest.Site{Out: out, Redirects: rep.RedirectTable, Locales: locales, Host: host}
 			switch host {
 			case output.HostApache:
+				s.ServerError = []string{"", "/pl", "/en"}
 				hosttest.Suite(t, hosttest.Apache(t, out), s)
 			case output.HostCloudflare:
 				hosttest.Suite(t, hosttest.Wrangler(t, out), s)

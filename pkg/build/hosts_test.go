@@ -28,6 +28,12 @@ func TestHosts(t *testing.T) {
 				t.Fatal(err)
 			}
 			site := hosttest.Site{Out: out, Redirects: rep.RedirectTable, Locales: []string{"/pl", "/en", "/de"}, Host: host}
+			switch host { // where the test server can be made to fail
+			case output.HostNginx:
+				site.ServerError = []string{""}
+			case output.HostApache:
+				site.ServerError = []string{"", "/pl", "/en", "/de"}
+			}
 			if host == output.HostNetlify {
 				hosttest.Netlify(t, site)
 				return

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -85,10 +86,10 @@ func freeAddr(t testing.TB) string {
 
 // start runs cmd until the test ends and waits (at most limit) for addr
 // to accept connections.
-func start(t testing.TB, name string, cmd *exec.Cmd, addr string, limit time.Duration) {
+func start(t testing.TB, name string, cmd *exec.Cmd, addr string, limit time.Duration) *syncBuffer {
 	t.Helper()
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
+	logs := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = logs, logs
 	cmd.SysProcAttr = procAttr()
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("%s: %v", name, err)
@@ -112,7 +113,7 @@ func start(t testing.TB, name string, cmd *exec.Cmd, addr string, limit time.Dur
 		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
 			c.Close()
 			t.Cleanup(stop)
-			return
+			return logs
 		}
 		if time.Now().After(deadline) {
 			stop()
@@ -120,6 +121,25 @@ func start(t testing.TB, name string, cmd *exec.Cmd, addr string, limit time.Dur
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// syncBuffer is a server's output, written by the process while the test
+// reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // Nginx serves out with Debian's nginx and out/_nginx.conf, as README's
@@ -151,10 +171,11 @@ http {
         listen %[2]s;
         server_name localhost;
         root %[3]s;
+        location ^~ /%[5]s { return 500; }
         include %[3]s/%[4]s;
     }
 }
-`, prefix, addr, out, output.NginxName)
+`, prefix, addr, out, output.NginxName, Probe500)
 	confPath := filepath.Join(prefix, "nginx.conf")
 	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
@@ -162,7 +183,7 @@ http {
 	if msg, err := exec.Command(bin, "-t", "-q", "-p", prefix, "-c", confPath, "-e", "stderr").CombinedOutput(); err != nil {
 		t.Fatalf("nginx rejects the configuration with the generated snippet: %v\n%s", err, msg)
 	}
-	start(t, "nginx", exec.Command(bin, "-p", prefix, "-c", confPath, "-e", "stderr"), addr, 30*time.Second)
+	_ = start(t, "nginx", exec.Command(bin, "-p", prefix, "-c", confPath, "-e", "stderr"), addr, 30*time.Second)
 	return "http://" + addr
 }
 
@@ -174,6 +195,16 @@ http {
 func Apache(t testing.TB, out string) string {
 	t.Helper()
 	bin := need(t, "apache2", "apt-get install apache2", "/usr/sbin/apache2", "apache2")
+	// Probe folders answer 500 from a .htaccess of their own, so the site's
+	// ErrorDocument lines (inherited from the root's .htaccess) are tested.
+	for _, dir := range probeDirs(out) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, ".htaccess"), []byte("RewriteEngine On\nRewriteRule ^ - [R=500]\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	Readable(t, out)
 	root := t.TempDir()
 	addr := freeAddr(t)
@@ -218,7 +249,7 @@ DocumentRoot %[3]s
 	}
 	cmd := exec.Command(bin, "-f", confPath, "-DFOREGROUND")
 	cmd.Env = env
-	start(t, "apache2", cmd, addr, 30*time.Second)
+	_ = start(t, "apache2", cmd, addr, 30*time.Second)
 	return "http://" + addr
 }
 
@@ -236,8 +267,31 @@ func Wrangler(t testing.TB, out string) string {
 	home := t.TempDir() // wrangler writes its logs and state under HOME and .wrangler
 	cmd.Dir = home
 	cmd.Env = append(os.Environ(), "HOME="+home, "WRANGLER_SEND_METRICS=false", "CI=true", "NO_COLOR=1")
-	start(t, "wrangler pages dev", cmd, addr, 90*time.Second)
+	// Registered before the server's own stop, so it runs after it: no rule
+	// of _redirects or _headers may be one Pages rejects.
+	var logs *syncBuffer
+	t.Cleanup(func() {
+		if logs != nil && strings.Contains(strings.ToLower(logs.String()), "invalid") {
+			t.Errorf("wrangler pages dev rejects rules:\n%s", logs.String())
+		}
+	})
+	logs = start(t, "wrangler pages dev", cmd, addr, 90*time.Second)
 	return "http://" + addr
+}
+
+// Probe500 is the path at which a test server answers 500 (nginx at the
+// root; Apache at the root and under each locale's folder).
+const Probe500 = "_sitegen-probe-500"
+
+// probeDirs are the folders of out that get Apache's 500 probe: the root's
+// and each top folder holding a 500.html (a locale's).
+func probeDirs(out string) []string {
+	dirs := []string{filepath.Join(out, Probe500)}
+	matches, _ := filepath.Glob(filepath.Join(out, "*", "500.html"))
+	for _, m := range matches {
+		dirs = append(dirs, filepath.Join(filepath.Dir(m), Probe500))
+	}
+	return dirs
 }
 
 // WranglerDate is the compatibility date given to wrangler pages dev: one

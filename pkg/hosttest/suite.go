@@ -21,6 +21,9 @@ type Site struct {
 	Redirects map[string]string // alias path -> page (build.Report.RedirectTable)
 	Locales   []string          // locale prefixes with their own 404 page ("/en")
 	Host      output.Host
+	// ServerError are the prefixes whose 500 probe (Probe500) the server
+	// answers with an error: "" for the root's, "/en" for a locale's.
+	ServerError []string
 }
 
 // Suite checks, over HTTP at base, every promise the site makes on any host
@@ -126,6 +129,18 @@ func Suite(t *testing.T, base string, site Site) {
 					t.Errorf("%s: a 404 is cached for a year", p)
 				}
 			}
+		}
+	})
+
+	t.Run("500", func(t *testing.T) {
+		for _, prefix := range site.ServerError {
+			want := read(t, strings.TrimPrefix(prefix+"/500.html", "/"))
+			p := prefix + "/" + Probe500 + "/"
+			res, body := get(t, p)
+			if res.StatusCode != 500 || body != want {
+				t.Errorf("%s: %d, body is %s/500.html: %v", p, res.StatusCode, prefix, body == want)
+			}
+			security(t, p, res)
 		}
 	})
 
