@@ -19,27 +19,9 @@ import (
 // on successful ones, Revalidate on pages), 404 for the private files, and
 // one redirect to the folder's slash (mod_dir).
 func Htaccess(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFound, serverErr []NotFound) ([]byte, error) {
-	rules, err := redirectRules(rs)
+	rules, pages, errPages, err := checkedRules("Apache", "\"\\\n\r%", headers, rs, nf, serverErr)
 	if err != nil {
 		return nil, err
-	}
-	pages, err := notFoundRules(nf)
-	if err != nil {
-		return nil, err
-	}
-	errPages, err := notFoundRules(serverErr)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range headers {
-		if err := CheckRulePath(strings.TrimSuffix(r.Pattern, "*")); err != nil {
-			return nil, fmt.Errorf("header rule %s: %w", r.Pattern, err)
-		}
-		for _, h := range r.Headers {
-			if strings.ContainsAny(h.Name+h.Value, "\"\\\n\r%") {
-				return nil, fmt.Errorf("header %s: its value cannot be quoted for Apache", h.Name)
-			}
-		}
 	}
 
 	var b strings.Builder

@@ -251,25 +251,7 @@ func notFoundOf(pages []NotFound, p string) string {
 // the add_header lines of one location only, so each location repeats every
 // header that applies to its paths.
 func Nginx(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFound, serverErr []NotFound) ([]byte, error) {
-	rules, err := redirectRules(rs)
-	if err != nil {
-		return nil, err
-	}
-	pages, err := notFoundRules(nf)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range headers {
-		if err := CheckRulePath(strings.TrimSuffix(r.Pattern, "*")); err != nil {
-			return nil, fmt.Errorf("header rule %s: %w", r.Pattern, err)
-		}
-		for _, h := range r.Headers {
-			if strings.ContainsAny(h.Name+h.Value, "\"\\$\n\r{}") {
-				return nil, fmt.Errorf("header %s: its value cannot be quoted for nginx", h.Name)
-			}
-		}
-	}
-	errPages, err := notFoundRules(serverErr)
+	rules, pages, errPages, err := checkedRules("nginx", "\"\\$\n\r{}", headers, rs, nf, serverErr)
 	if err != nil {
 		return nil, err
 	}
@@ -390,6 +372,33 @@ func Nginx(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFo
 		return nil, dup
 	}
 	return []byte(b.String()), nil
+}
+
+// checkedRules checks and orders what a server's rule file is made of: the
+// redirects, the 404 and 500 pages, and the header table, whose patterns
+// must be clean paths and whose values hold none of the characters the
+// server's syntax cannot quote (bad).
+func checkedRules(server, bad string, headers []HeaderRule, rs []route.Redirect, nf, serverErr []NotFound) (rules [][2]string, pages, errPages []NotFound, err error) {
+	if rules, err = redirectRules(rs); err != nil {
+		return nil, nil, nil, err
+	}
+	if pages, err = notFoundRules(nf); err != nil {
+		return nil, nil, nil, err
+	}
+	if errPages, err = notFoundRules(serverErr); err != nil {
+		return nil, nil, nil, err
+	}
+	for _, r := range headers {
+		if err := CheckRulePath(strings.TrimSuffix(r.Pattern, "*")); err != nil {
+			return nil, nil, nil, fmt.Errorf("header rule %s: %w", r.Pattern, err)
+		}
+		for _, h := range r.Headers {
+			if strings.ContainsAny(h.Name+h.Value, bad) {
+				return nil, nil, nil, fmt.Errorf("header %s: its value cannot be quoted for %s", h.Name, server)
+			}
+		}
+	}
+	return rules, pages, errPages, nil
 }
 
 // Revalidate is the Cache-Control of pages: nginx and Apache send none by
