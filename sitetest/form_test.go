@@ -182,16 +182,10 @@ func (s *browserSuite) testFormNoJS(t *testing.T, lang string) {
 	// handler answers with its own page in the visitor's language.
 	phone := "#demo-form-phone"
 	tb.do(chromedp.SendKeys(chromedp.CSS(phone), kb.End+strings.Repeat(kb.Backspace, 20)+"123456"))
-	// The handler answers with a page of its own: wait for that document to
-	// load (bounded by the tab's time), then read it. (A fixed 10s poll ran
-	// out on a busy machine while the page was still loading.)
-	if _, err := chromedp.RunResponse(tb.ctx, chromedp.ScrollIntoView(chromedp.CSS(`#demo-form [type=submit]`)), chromedp.Click(chromedp.CSS(`#demo-form [type=submit]`))); err != nil {
-		t.Fatalf("submitting the form: %v", err)
-	}
+	tb.press(`#demo-form [type=submit]`)
 	want := s.formSchema.Message(lang, "phone", forms.CodePhone)
-	if msg := jsEval[string](tb, `(document.getElementById('demo-form-phone-error') || {}).textContent || ''`); msg != want {
-		t.Fatalf("the handler's page shows the phone message %q, want %q", msg, want)
-	}
+	tb.waitJS(fmt.Sprintf(`(() => { const e = document.getElementById('demo-form-phone-error'); return e && e.textContent === %s; })()`, jsStr(want)),
+		10*time.Second, "the handler's page with the phone message")
 	type page struct {
 		Lang, Name, Email, Phone, Title, Alert, Focus string
 		Checked                                       bool

@@ -8,9 +8,8 @@ import (
 	"testing"
 )
 
-// runtimeBudget is the client runtime's size limit, gzip (issue 9; issue 26
-// added the island loader's retries and the page-resources check, 170 B).
-const runtimeBudget = 6*1024 + 256
+// runtimeBudget is the client runtime's size limit, gzip (issue 9).
+const runtimeBudget = 6 * 1024
 
 // TestRuntimeSize: the runtime every page loads stays within its budget.
 // (The build summary prints the same figure as "js: runtime".)

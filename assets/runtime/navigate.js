@@ -3,7 +3,6 @@
 // back to a plain full load, so the runtime never breaks a page.
 import { SESSION } from './keys.js';
 import { appBuild, loadPage, loadSlice, pageBuild } from './loader.js';
-import { loadIslands } from './islands.js';
 import { $, $$, nextFrame, session } from './util.js';
 import { routeChanged } from './analytics.js';
 import { showTopbar } from './topbar.js';
@@ -189,10 +188,11 @@ function markCurrent(path, pc, variants) {
 }
 
 // hydrate starts the islands of the new content: the island loader (loaded
-// once, retried while it fails: islands.js) scans for new <sg-island>
-// elements on "sg:islands".
+// once, retried every 200 ms while its code is not available, at most 10
+// times) scans for new <sg-island> elements on "sg:islands".
+let loader = null;
 function hydrate(rsc) {
-  const src = (rsc && rsc.loader) || ($('script[src*="/islands/loader"]') || {}).src;
+  const src = (rsc && rsc.loader) || (($('script[src*="/islands/loader"]') || {}).src);
   if (rsc) {
     for (const m of rsc.modules || []) {
       if (!$('link[rel=modulepreload][href="' + m + '"]')) {
@@ -200,7 +200,15 @@ function hydrate(rsc) {
       }
     }
   }
-  if (src) loadIslands(new URL(src, location.href).href).then((ok) => ok && dispatchEvent(new Event('sg:islands')));
+  const scan = () => dispatchEvent(new Event('sg:islands'));
+  if (!src || $('script[src="' + new URL(src, location.href).pathname + '"]') || loader) return (loader || Promise.resolve()).then(scan);
+  let tries = 0;
+  const attempt = () =>
+    import(/* @vite-ignore */ src).catch((e) => {
+      if (++tries > 10) throw e;
+      return new Promise((r) => setTimeout(r, 200)).then(attempt);
+    });
+  loader = attempt().then(scan, (e) => console.error('sitegen: island loader ' + src + ' failed', e));
 }
 
 const jump = (left, top) => scrollTo({ left, top, behavior: 'instant' });
@@ -248,15 +256,9 @@ function onClick(e) {
 
 function onPop(e) {
   const key = e.state && e.state.key;
-  // An entry of the page we show: a #hash (the browser scrolls to it), or
-  // one an island pushed (JobsList's job details) and went back from. The
-  // page is there already: a swap would replace the island mid-way (and
-  // take the focus it gives back).
-  if (here() === state.path) {
-    if (key) state.key = key;
-    return;
-  }
   if (!key) {
+    // A #hash entry of the page we show (the browser scrolls to it).
+    if (here() === state.path) return;
     state.key = newKey();
     history.replaceState({ key: state.key }, '');
   } else {

@@ -1,6 +1,5 @@
 // sitegen client runtime: page swaps, prefetch, build identity, service
-// worker, consent-gated analytics, the top bar, the web fonts, the island
-// loader's retries and the check of the page's own resources. Every page works as a
+// worker, consent-gated analytics, the top bar and the web fonts. Every page works as a
 // plain full load without it; it only makes navigation faster.
 import { SESSION } from './keys.js';
 import { appBuild, pageBuild } from './loader.js';
@@ -10,7 +9,6 @@ import { startWorker } from './register.js';
 import { startAnalytics } from './analytics.js';
 import { startFonts } from './fonts.js';
 import { showTopbar } from './topbar.js';
-import { checkResources, startIslands } from './islands.js';
 import { inTasks, session } from './util.js';
 
 export { LOCAL, SESSION, CACHES } from './keys.js';
@@ -49,15 +47,12 @@ const start = ([name, f]) => {
 // a visitor can give.
 showTopbar();
 start(['navigation', startNavigation]);
-// At once too: the island loader's error event may come in the next task.
-startIslands();
 inTasks(
   [
     ['prefetch', startPrefetch],
     ['analytics', startAnalytics],
     ['worker', startWorker],
     ['fonts', startFonts],
-    ['resources', checkResources],
     ['build', checkBuild],
   ].map((p) => () => start(p)),
 );
