@@ -78,10 +78,6 @@ func TestMinifiedLooksTheSame(t *testing.T) {
 		err := chromedp.Do(ctx,
 			chromedp.EmulateViewport(width, 900),
 			cdpDo(emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}),
-			// The hero illustration floats forever; with reduced motion the
-			// page stands still, so "still" means laid out.
-			cdpDo(emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-				Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}}),
 			// No web fonts: at font-display: optional whether a face makes
 			// it within ~100 ms is a matter of timing; the fallback faces
 			// lay both pages out the same every time.
@@ -93,25 +89,18 @@ func TestMinifiedLooksTheSame(t *testing.T) {
 			return nil, fmt.Errorf("loading %s: %w", base+path, err)
 		}
 		// Without scripts nothing on the page waits to be asked: the page
-		// is still once three screenshots in a row, 250 ms apart, are the
-		// same (late fonts and pictures; two in a row were the same while
-		// a loaded machine was still decoding the pictures further down).
+		// is still once two screenshots in a row are the same (late fonts).
 		var last []byte
-		same := 0
-		for range 60 {
+		for range 40 {
 			b, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 			if err != nil {
 				return nil, err
 			}
 			if bytes.Equal(b, last) {
-				if same++; same == 2 {
-					return png.Decode(bytes.NewReader(b))
-				}
-			} else {
-				same = 0
+				return png.Decode(bytes.NewReader(b))
 			}
 			last = b
-			time.Sleep(250 * time.Millisecond)
+			time.Sleep(100 * time.Millisecond)
 		}
 		return nil, fmt.Errorf("%s never stood still", base+path)
 	}
