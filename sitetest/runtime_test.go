@@ -78,6 +78,9 @@ func TestRuntime(t *testing.T) {
 		{"Topbar", rs.testTopbar},
 		{"StartTasks", rs.testStartTasks},
 		{"RuntimeFailing", rs.testRuntimeFailing},
+		{"LoaderRetry", rs.testLoaderRetry},
+		{"LoaderRetryBounded", rs.testLoaderRetryBounded},
+		{"ResourcesMissing", rs.testResourcesMissing},
 		{"Screenshots", rs.testScreenshots},
 	} {
 		t.Run(st.name, st.fn)
