@@ -1,6 +1,9 @@
 package sitetest
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"golang.org/x/net/html"
@@ -13,6 +16,13 @@ func TestEverySectionHasHeading(t *testing.T) {
 	out := site(t)
 	bad := 0
 	for _, p := range htmlPages(t, out) {
+		// A tag chosen by a template action (<{{ $tag }}>) is escaped
+		// into text by html/template: it must not show on the page.
+		if raw, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(p))); err != nil {
+			t.Fatal(err)
+		} else if bytes.Contains(raw, []byte("&lt;section")) || bytes.Contains(raw, []byte("&lt;div class=")) {
+			t.Errorf("%s: an element's tag shows as text (&lt;section or &lt;div class=)", p)
+		}
 		for _, s := range find(doc(t, out, p), func(n *html.Node) bool { return n.Type == html.ElementNode && n.Data == "section" }) {
 			if !ownHeading(s) {
 				bad++
