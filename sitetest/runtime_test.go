@@ -288,7 +288,8 @@ func (rs *runtimeSuite) testSwap(t *testing.T) {
 		t.Errorf("a swap within one locale fetched %d slices", n)
 	}
 	tb.waitJS(`location.pathname === '/pl/o-nas/kontakt/' && document.querySelector('main #demo-form')`, 2*time.Second, "the contact page's content")
-	tb.waitJS(`document.querySelector('main sg-island[data-island="RotatingText"][data-hydrated]')`, 5*time.Second, "the swapped-in RotatingText island to hydrate")
+	// The form leads the contact page: its island (visible) is in view.
+	tb.waitJS(`document.querySelector('main sg-island[data-island="DemoForm"][data-hydrated]')`, 5*time.Second, "the swapped-in DemoForm island to hydrate")
 	head := jsEval[map[string]string](tb, `({title: document.title, canonical: document.querySelector('link[rel=canonical]').href,
 	  lang: document.documentElement.lang, en: document.querySelector('link[rel=alternate][hreflang=en]').href,
 	  sw: document.querySelector('.lang-switch a[hreflang=en]').getAttribute('href'), body: document.body.className,
@@ -658,7 +659,8 @@ func (rs *runtimeSuite) testBuildIdentity(t *testing.T) {
 // navigation start) and the moment the first link was queued.
 const prefetchTimes = `(() => ({
   queued: (performance.getEntriesByName('sg-prefetch-queued')[0] || {}).startTime || -1,
-  fetches: performance.getEntriesByType('resource').filter((e) => e.name.includes('/page-data/') && !e.name.includes('app-data') && !e.name.includes('-rsc'))
+  fetches: performance.getEntriesByType('resource').filter((e) => e.name.includes('/page-data/') && !e.name.includes('app-data') && !e.name.includes('-rsc')
+      && new URL(e.name).pathname !== '/page-data/' + (location.pathname.replace(/^\/+|\/+$/g, '') || 'index') + '/page-data.json') // the page's own (the resources check)
     .map((e) => ({ url: new URL(e.name).pathname, at: e.startTime })),
 }))()`
 
@@ -1176,7 +1178,7 @@ func (rs *runtimeSuite) testStartTasks(t *testing.T) {
 	for _, m := range marks {
 		names = append(names, m.Name)
 	}
-	if want := "navigation prefetch analytics worker fonts build"; strings.Join(names, " ") != want {
+	if want := "navigation prefetch analytics worker fonts build resources"; strings.Join(names, " ") != want {
 		t.Fatalf("start marks %q, want %q in that order", names, want)
 	}
 	for i := 1; i < len(marks); i++ {

@@ -241,7 +241,7 @@ export function watchLoader() {
 export function checkResources() {
   if (document.body.classList.contains('layout-error')) return;
   const path = here();
-  loadPage(path).then((r) => {
+  loadPage(path, 0, 'low').then((r) => {
     if (r.kind !== 'ok') console.error('page resources for ' + path + ' not found');
   });
 }
