@@ -50,8 +50,13 @@ import (
 const (
 	// demoEndpoint is forms.demo.endpoint of site.yaml.
 	demoEndpoint = "/api/demo"
-	// tabTimeout bounds everything one tab does.
-	tabTimeout = 30 * time.Second
+	// tabTimeout bounds everything one tab does: a whole subtest's steps,
+	// not one wait. 30 s was the cause of the flakes on a loaded 2-core
+	// machine (Form/nojs, Islands/JobsList): their dozen steps (typing,
+	// clicks, a form post, page loads, Preact effects) took longer than
+	// 30 s in all, so a wait late in the subtest ran out of the tab's
+	// budget, not its own. A hung browser still fails within this bound.
+	tabTimeout = 90 * time.Second
 	// desktop and mobile viewport widths; MobileMenu hydrates at (max-width: 960px).
 	desktopWidth = 1280
 	mobileWidth  = 390
