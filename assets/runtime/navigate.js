@@ -291,6 +291,9 @@ function onClick(e) {
 
 function onPop(e) {
   const key = e.state && e.state.key;
+  // Back to the entry this page was shown in (an island's own history
+  // entry, e.g. JobsList's details view, was left): nothing to swap.
+  if (key && key === state.key && here() === state.path) return;
   if (!key) {
     // A #hash entry of the page we show (the browser scrolls to it).
     if (here() === state.path) return;
