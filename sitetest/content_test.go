@@ -193,7 +193,8 @@ func TestDatedCopyFollowsBuildDate(t *testing.T) {
 	}{
 		{"2025-07-20", []want{
 			{"/pl/dla-inwestorow/informacje-ogolne/", []string{"Trwają zapisy na akcje serii G"}, []string{"zakończona bez rejestracji", "Zapisy zakończone"}},
-			{"/en/for-investors/investors/", []string{"Subscriptions for series G shares are open"}, []string{"ended without registration"}},
+			{"/en/for-investors/investors/", []string{"Subscriptions for series G shares are open", "the term ends on the day of the Annual General Meeting"}, []string{"ended without registration", "which ended on 25 June 2026"}},
+			{"/pl/dla-inwestorow/informacje-ogolne/", []string{"kadencja upływa z dniem"}, []string{"która upłynęła 25 czerwca 2026"}},
 		}},
 		{"2025-08-10", []want{
 			{"/pl/dla-inwestorow/informacje-ogolne/", []string{"Przydział akcji ogłoszony"}, []string{"Trwają zapisy", "zakończona bez rejestracji"}},
@@ -203,8 +204,10 @@ func TestDatedCopyFollowsBuildDate(t *testing.T) {
 			{"/en/for-investors/investors/", []string{"Series G issue ended without registration", "Share offer open until 21 September 2026"}, staleEN},
 			{"/pl/dla-inwestorow/akcje/", []string{"229 979,10 zł"}, stale},
 			{"/en/for-investors/stock/", []string{"PLN 229,979.10"}, staleEN},
-			{"/pl/dla-inwestorow/kalendarz/", nil, stale},
-			{"/en/for-investors/calendar/", nil, staleEN},
+			{"/en/for-investors/investors/", []string{"which ended on 25 June 2026"}, []string{"the term ends on the day"}},
+			{"/pl/dla-inwestorow/informacje-ogolne/", []string{"która upłynęła 25 czerwca 2026"}, []string{"kadencja upływa z dniem"}},
+			{"/pl/dla-inwestorow/kalendarz/", []string{"Materiałów z tego zgromadzenia (uchwał podjętych) nie opublikowaliśmy"}, append([]string{"publikujemy co najmniej 26 dni"}, stale...)},
+			{"/en/for-investors/calendar/", []string{"The materials of this meeting (the resolutions adopted) are not yet published"}, append([]string{"published at least 26 days"}, staleEN...)},
 		}},
 		{"2031-01-01", []want{
 			{"/pl/dla-inwestorow/informacje-ogolne/", []string{"Emisja akcji serii G zakończona bez rejestracji", "Oferta akcji zakończona"}, append([]string{"Trwają zapisy", "Trwa oferta"}, stale...)},
@@ -273,6 +276,24 @@ func TestDatedCopyFollowsBuildDate(t *testing.T) {
 							t.Errorf("%s as on %s: event of %s listed under #%s", p, c.date, d, id)
 						}
 					}
+				}
+				// Sign-up links only for the events still ahead.
+				signups := 0
+				for _, li := range find(root, func(n *html.Node) bool { return hasClass(n, "timeline__item") }) {
+					tm := find(li, func(n *html.Node) bool { return n.Data == "time" })
+					if len(tm) == 0 {
+						continue
+					}
+					d, _ := attr(tm[0], "datetime")
+					for _, a := range find(li, func(n *html.Node) bool { return n.Data == "a" && strings.Contains(hrefOf(n), "subject=") }) {
+						signups++
+						if d < c.date {
+							t.Errorf("%s as on %s: the past event of %s invites to sign up (%s)", p, c.date, d, hrefOf(a))
+						}
+					}
+				}
+				if c.date == "2026-08-15" && signups == 0 {
+					t.Errorf("%s as on %s: no sign-up link for the events ahead", p, c.date)
 				}
 			}
 		})

@@ -185,7 +185,7 @@ func (s *browserSuite) testFormNoJS(t *testing.T, lang string) {
 	tb.press(`#demo-form [type=submit]`)
 	want := s.formSchema.Message(lang, "phone", forms.CodePhone)
 	tb.waitJS(fmt.Sprintf(`(() => { const e = document.getElementById('demo-form-phone-error'); return e && e.textContent === %s; })()`, jsStr(want)),
-		10*time.Second, "the handler's page with the phone message")
+		busyBudget, "the handler's page with the phone message")
 	type page struct {
 		Lang, Name, Email, Phone, Title, Alert, Focus string
 		Checked                                       bool

@@ -8,8 +8,10 @@ import (
 	"testing"
 )
 
-// runtimeBudget is the client runtime's size limit, gzip (issue 9).
-const runtimeBudget = 6 * 1024
+// runtimeBudget is the client runtime's size limit, gzip (issue 9; raised
+// by 256 B in issue 26 for the spec's last gaps: the island loader retried
+// on a direct load, and the check of a page's own resources, +100 B).
+const runtimeBudget = 6*1024 + 256
 
 // TestRuntimeSize: the runtime every page loads stays within its budget.
 // (The build summary prints the same figure as "js: runtime".)

@@ -17,11 +17,11 @@ export function pageDataURL(path, suffix = '') {
 // get fetches JSON: 200 gives {status, json} (bad JSON counts as 404), 404
 // and 500 answer at once, anything else is retried RETRIES times with
 // backoff; then {status, failed: true}.
-export async function get(url, signal) {
+export async function get(url, signal, priority) {
   for (let n = 0; ; n++) {
     let status = 0;
     try {
-      const res = await fetch(url, { signal, credentials: 'same-origin' });
+      const res = await fetch(url, { signal, credentials: 'same-origin', priority });
       status = res.status;
       if (status === 200) {
         try {
@@ -46,13 +46,13 @@ const pages = new Map(); // page-data URL -> Promise<load result>
 // loadPage resolves to {kind, data, rsc}: kind "ok", "notfound" (the 404
 // page's data), "error500" (the 500 page's data), "full" (the HTML exists:
 // load it) or "error" (give up: full load).
-export function loadPage(path, timeout) {
+export function loadPage(path, timeout, priority) {
   const key = pageDataURL(path);
   let p = pages.get(key);
   if (!p) {
     const ctl = timeout ? new AbortController() : null;
     const timer = ctl && setTimeout(() => ctl.abort(), timeout);
-    p = load(path, key, ctl && ctl.signal).finally(() => clearTimeout(timer));
+    p = load(path, key, ctl && ctl.signal, priority).finally(() => clearTimeout(timer));
     pages.set(key, p);
     p.then((r) => r.kind === 'error' && pages.get(key) === p && pages.delete(key));
   }
@@ -61,22 +61,23 @@ export function loadPage(path, timeout) {
 
 export const loaded = (path) => pages.has(pageDataURL(path));
 
-async function load(path, url, signal) {
-  const r = await get(url, signal);
+// priority: 'low' for the check of a page's own resources at load.
+async function load(path, url, signal, priority) {
+  const r = await get(url, signal, priority);
   if (r.failed) return { kind: 'error' };
-  if (valid(r)) return withResources(r.json, 'ok', signal);
+  if (valid(r)) return withResources(r.json, 'ok', signal, priority);
   const prefix = '/' + localeOf(path);
   if (r.status === 500) {
-    const e = await get(pageDataURL(prefix + '/500/'), signal);
+    const e = await get(pageDataURL(prefix + '/500/'), signal, priority);
     return valid(e) ? withResources(e.json, 'error500', signal) : { kind: 'error' };
   }
   // 404, or a 200 without a path: is the HTML there after all (a redirect
   // page, a file)? Then load it; else show the 404 page.
   const [nf, head] = await Promise.all([
-    get(pageDataURL(prefix + '/404/'), signal),
+    get(pageDataURL(prefix + '/404/'), signal, priority),
     path.startsWith('//')
       ? null
-      : fetch(path, { method: 'HEAD', signal }).then(
+      : fetch(path, { method: 'HEAD', signal, priority }).then(
           (h) => h.status,
           () => 0,
         ),
@@ -87,10 +88,10 @@ async function load(path, url, signal) {
 
 // withResources loads what the page needs besides its data: static queries
 // and, for pages with islands, the -rsc island manifest.
-async function withResources(data, kind, signal) {
+async function withResources(data, kind, signal, priority) {
   const res = { kind, data, rsc: null };
   const hashes = data.staticQueryHashes || [];
-  const sq = await Promise.all(hashes.map((h) => get('/page-data/sq/d/' + h + '.json', signal).then((r) => [h, r])));
+  const sq = await Promise.all(hashes.map((h) => get('/page-data/sq/d/' + h + '.json', signal, priority).then((r) => [h, r])));
   for (const [h, r] of sq) {
     if (r.status !== 200) {
       console.error(new Error('Failed to load static query data: /page-data/sq/d/' + h + '.json'));
@@ -99,7 +100,7 @@ async function withResources(data, kind, signal) {
   }
   const page = data.result && data.result.page;
   if (page && page.islands && page.islands.length) {
-    const r = await get(pageDataURL(data.path, '-rsc'), signal);
+    const r = await get(pageDataURL(data.path, '-rsc'), signal, priority);
     if (r.status !== 200 || !r.json) return { kind: 'error' };
     res.rsc = r.json;
   }

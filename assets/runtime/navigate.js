@@ -188,8 +188,9 @@ function markCurrent(path, pc, variants) {
 }
 
 // hydrate starts the islands of the new content: the island loader (loaded
-// once, retried every 200 ms while its code is not available, at most 10
-// times) scans for new <sg-island> elements on "sg:islands".
+// once, retried every 200 ms while its code is not available, at most
+// LOADER_TRIES times) scans for new <sg-island> elements on "sg:islands".
+export const LOADER_TRIES = 10;
 let loader = null;
 function hydrate(rsc) {
   const src = (rsc && rsc.loader) || (($('script[src*="/islands/loader"]') || {}).src);
@@ -200,15 +201,49 @@ function hydrate(rsc) {
       }
     }
   }
-  const scan = () => dispatchEvent(new Event('sg:islands'));
   if (!src || $('script[src="' + new URL(src, location.href).pathname + '"]') || loader) return (loader || Promise.resolve()).then(scan);
-  let tries = 0;
+  retryLoader(src, 0);
+}
+
+const scan = () => dispatchEvent(new Event('sg:islands'));
+
+// retryLoader imports the island loader, every 200 ms until it loads (at
+// most LOADER_TRIES attempts; the browser fetches a failed module again),
+// then the loader scans the page.
+function retryLoader(src, tries) {
   const attempt = () =>
     import(/* @vite-ignore */ src).catch((e) => {
-      if (++tries > 10) throw e;
+      if (++tries >= LOADER_TRIES) throw e;
       return new Promise((r) => setTimeout(r, 200)).then(attempt);
     });
-  loader = attempt().then(scan, (e) => console.error('sitegen: island loader ' + src + ' failed', e));
+  return (loader = attempt().then(scan, (e) => console.error('sitegen: island loader ' + src + ' failed', e)));
+}
+
+// On a direct load the loader is a <script> of the page: when it fails to
+// load (a 503, a dropped connection), retry it as above, 200 ms later.
+// (Error events of elements do not bubble: listen in the capture phase.)
+export function watchLoader() {
+  addEventListener(
+    'error',
+    (e) => {
+      const s = e.target;
+      if (!loader && s.localName === 'script' && /\/islands\/loader/.test(s.src))
+        loader = new Promise((r) => setTimeout(r, 200)).then(() => retryLoader(s.src, 1));
+    },
+    true,
+  );
+}
+
+// checkResources loads this page's own resources (its page data, static
+// queries, island manifest) as a navigation would: when they are missing
+// the page stays as the server sent it (static HTML, full loads) and the
+// console says so. Error pages are shown at any address: not checked.
+export function checkResources() {
+  if (document.body.classList.contains('layout-error')) return;
+  const path = here();
+  loadPage(path, 0, 'low').then((r) => {
+    if (r.kind !== 'ok') console.error('page resources for ' + path + ' not found');
+  });
 }
 
 const jump = (left, top) => scrollTo({ left, top, behavior: 'instant' });
@@ -256,6 +291,9 @@ function onClick(e) {
 
 function onPop(e) {
   const key = e.state && e.state.key;
+  // Back to the entry this page was shown in (an island's own history
+  // entry, e.g. JobsList's details view, was left): nothing to swap.
+  if (key && key === state.key && here() === state.path) return;
   if (!key) {
     // A #hash entry of the page we show (the browser scrolls to it).
     if (here() === state.path) return;

@@ -3,7 +3,7 @@
 // plain full load without it; it only makes navigation faster.
 import { SESSION } from './keys.js';
 import { appBuild, pageBuild } from './loader.js';
-import { start as startNavigation } from './navigate.js';
+import { checkResources, start as startNavigation, watchLoader } from './navigate.js';
 import { startPrefetch } from './prefetch.js';
 import { startWorker } from './register.js';
 import { startAnalytics } from './analytics.js';
@@ -46,6 +46,7 @@ const start = ([name, f]) => {
 // Total Blocking Time. They follow within a few tasks, before any input
 // a visitor can give.
 showTopbar();
+watchLoader();
 start(['navigation', startNavigation]);
 inTasks(
   [
@@ -54,6 +55,7 @@ inTasks(
     ['worker', startWorker],
     ['fonts', startFonts],
     ['build', checkBuild],
+    ['resources', checkResources],
   ].map((p) => () => start(p)),
 );
 

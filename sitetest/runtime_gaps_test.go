@@ -1,0 +1,118 @@
+package sitetest
+
+// The spec's last runtime gaps (issue 26 point 7): the island loader of a
+// directly loaded page is retried every 200 ms when it fails, and a page
+// whose own resources are missing says so while its HTML stays usable.
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// noCache makes the tab ask the network for fingerprinted files (cached
+// forever otherwise) until the test ends.
+func noCache(t *testing.T, tb *tab) {
+	tb.do(cdpDo(network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}))
+	t.Cleanup(func() {
+		chromedp.Do(tb.base, cdpDo(network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: false}))
+	})
+}
+
+// testLoaderRetry: the island loader answers 503 once; the runtime fetches
+// it again about 200 ms later and the page's islands hydrate.
+func (rs *runtimeSuite) testLoaderRetry(t *testing.T) {
+	isLoader := func(r *http.Request) bool { return strings.Contains(r.URL.Path, "/islands/loader") }
+	f := rs.srv.inject(t, &fault{match: isLoader, status: 503, times: 1})
+	defer rs.srv.remove(f)
+	tb := rs.open(t, tabOptions{consent: "reject"})
+	noCache(t, tb)
+	m := rs.srv.mark()
+	if _, err := chromedp.Run(tb.ctx, chromedp.Navigate(rs.base+"/en/about-us/contact/")); err != nil {
+		t.Fatal(err)
+	}
+	// Budget for a loaded 2-core machine: the retry itself comes after 200 ms.
+	tb.waitJS(`document.querySelector('sg-island[data-island="ConsentBanner"][data-hydrated]')`, 20*time.Second,
+		"the idle island to hydrate after the loader answered 503 once (loader requests: %v)", paths(rs.srv.since(m, "/islands/loader")))
+	reqs := rs.srv.since(m, "/islands/loader")
+	if len(reqs) != 2 {
+		t.Fatalf("the loader was asked %d times, want 2 (one 503, one retry): %v", len(reqs), paths(reqs))
+	}
+	if gap := reqs[1].At.Sub(reqs[0].At); gap < 150*time.Millisecond {
+		t.Errorf("the loader was retried %v after it failed, want about 200 ms", gap)
+	}
+	tb.dropErrors("island loader")
+	tb.checkNoErrors()
+}
+
+// testLoaderRetryBounded: a loader that keeps failing is asked at most
+// LOADER_TRIES (10) times, then the runtime gives up and says so.
+func (rs *runtimeSuite) testLoaderRetryBounded(t *testing.T) {
+	isLoader := func(r *http.Request) bool { return strings.Contains(r.URL.Path, "/islands/loader") }
+	f := rs.srv.inject(t, &fault{match: isLoader, status: 503})
+	defer rs.srv.remove(f)
+	tb := rs.open(t, tabOptions{consent: "reject"})
+	noCache(t, tb)
+	m := rs.srv.mark()
+	if _, err := chromedp.Run(tb.ctx, chromedp.Navigate(rs.base+"/en/about-us/contact/")); err != nil {
+		t.Fatal(err)
+	}
+	tb.waitJS(`document.readyState === 'complete' && isVisible(document.querySelector('main h1'))`, 10*time.Second, "the page to show")
+	deadline := time.Now().Add(30 * time.Second)
+	for !tb.hasError("island loader") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no console error after the loader kept failing; requests %v", paths(rs.srv.since(m, "/islands/loader")))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond) // a further retry would come within 200 ms
+	if n := len(rs.srv.since(m, "/islands/loader")); n != 10 {
+		t.Errorf("a loader that keeps failing was asked %d times, want 10", n)
+	}
+	tb.dropErrors("island loader")
+	tb.checkNoErrors()
+}
+
+// testResourcesMissing: a direct load of a page whose page data is missing
+// logs "page resources for {path} not found"; the page still shows and its
+// links still work (as full loads).
+func (rs *runtimeSuite) testResourcesMissing(t *testing.T) {
+	f := rs.srv.inject(t, &fault{match: pathIs("/page-data/en/grants/page-data.json"), status: 404})
+	defer rs.srv.remove(f)
+	tb := rs.open(t, tabOptions{consent: "reject"})
+	rs.load(tb, "", "/en/grants/")
+	const want = "page resources for /en/grants/ not found"
+	deadline := time.Now().Add(15 * time.Second)
+	for !tb.hasError(want) {
+		if time.Now().After(deadline) {
+			tb.mu.Lock()
+			errs := append([]string(nil), tb.errs...)
+			tb.mu.Unlock()
+			t.Fatalf("no console error %q; errors: %q", want, errs)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !jsEval[bool](tb, `isVisible(document.querySelector('main h1'))`) {
+		t.Error("the page's heading is not visible")
+	}
+	rs.clickTo(tb, "/en/events/", "", "")
+	tb.waitJS(`location.pathname === '/en/events/' && document.readyState === 'complete'`, 15*time.Second, "a link on the page to work")
+	tb.dropErrors(want)
+	tb.checkNoErrors()
+}
+
+// hasError reports whether a console error so far contains s.
+func (tb *tab) hasError(s string) bool {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	for _, e := range tb.errs {
+		if strings.Contains(e, s) {
+			return true
+		}
+	}
+	return false
+}
