@@ -166,7 +166,17 @@ func replace(t *testing.T, dir, rel, old, new string) {
 	if !strings.Contains(string(b), old) {
 		t.Fatalf("%s has no %q", rel, old)
 	}
-	write(t, dir, rel, strings.Replace(string(b), old, new, 1))
+	// Written whole under a hidden name, then renamed over the page: the
+	// watcher's flush hook ends a burst at the page's first event, and an
+	// in-place write's truncation is an event before the new bytes are
+	// there (the quiet window covers that outside tests).
+	tmp := filepath.Join(filepath.Dir(filepath.Join(dir, rel)), ".replace-"+filepath.Base(rel))
+	if err := os.WriteFile(tmp, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, rel)); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func get(t *testing.T, url string) (int, string, http.Header) {
