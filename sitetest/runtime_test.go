@@ -1271,36 +1271,41 @@ func (rs *runtimeSuite) testScreenshots(t *testing.T) {
 		dir = t.TempDir()
 	}
 	for _, w := range []int64{mobileWidth, desktopWidth} {
-		tb := rs.open(t, tabOptions{width: w, consent: "reject"})
-		rs.load(tb, "", "/pl/")
-		rs.srv.inject(t, &fault{match: pathIs("/page-data/en/page-data.json"), delay: 1500 * time.Millisecond, times: 1})
-		tb.click(`header .lang-switch a[hreflang=en]`)
-		tb.waitJS(`document.getElementById('sg-progress')`, 3*time.Second, "the progress bar")
-		during, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatal(err)
-		}
-		rs.waitNav(tb, 1, "/en/")
-		after, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatal(err)
-		}
-		for name, b := range map[string][]byte{"during": during, "after": after} {
-			f := filepath.Join(dir, fmt.Sprintf("swap-%s-%d.png", name, w))
-			if err := os.WriteFile(f, b, 0o644); err != nil {
+		// A subtest per width: its cleanup removes the first tab's service
+		// worker and storage, which would otherwise answer the second tab's
+		// page data from cache (no delay, so no progress bar).
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			tb := rs.open(t, tabOptions{width: w, consent: "reject"})
+			rs.load(tb, "", "/pl/")
+			rs.srv.inject(t, &fault{match: pathIs("/page-data/en/page-data.json"), delay: 2500 * time.Millisecond, times: 1})
+			tb.click(`header .lang-switch a[hreflang=en]`)
+			tb.waitJS(`document.getElementById('sg-progress')`, 5*time.Second, "the progress bar")
+			during, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
+			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("screenshot %s", f)
-		}
-		if keys := jsEval[[]string](tb, storedKeys); true {
-			for _, k := range keys {
-				if !regexp.MustCompile(`^sg-(consent|fonts|scroll|reload|pages|assets)$`).MatchString(k) {
-					t.Errorf("the site stored %q, which the cookie policy does not list", k)
+			rs.waitNav(tb, 1, "/en/")
+			after, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, b := range map[string][]byte{"during": during, "after": after} {
+				f := filepath.Join(dir, fmt.Sprintf("swap-%s-%d.png", name, w))
+				if err := os.WriteFile(f, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("screenshot %s", f)
+			}
+			if keys := jsEval[[]string](tb, storedKeys); true {
+				for _, k := range keys {
+					if !regexp.MustCompile(`^sg-(consent|fonts|scroll|reload|pages|assets)$`).MatchString(k) {
+						t.Errorf("the site stored %q, which the cookie policy does not list", k)
+					}
 				}
 			}
-		}
-		tb.checkNoErrors()
-		tb.release()
+			tb.checkNoErrors()
+			tb.release()
+		})
 	}
 }
 
