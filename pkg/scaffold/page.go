@@ -19,6 +19,7 @@ import (
 	"sitegen/pkg/diag"
 	"sitegen/pkg/render"
 	"sitegen/pkg/schema"
+	"sitegen/pkg/sitefs"
 )
 
 // PageOptions describe a new page.
@@ -144,7 +145,7 @@ func NewPage(ctx context.Context, o PageOptions) ([]string, error) {
 	sort.Strings(names)
 	var written []string
 	for _, f := range names {
-		if err := create(filepath.Join(o.Source, filepath.FromSlash(f)), files[f]); err != nil {
+		if err := sitefs.WriteNew(filepath.Join(o.Source, filepath.FromSlash(f)), files[f]); err != nil {
 			for _, w := range written {
 				os.Remove(filepath.Join(o.Source, filepath.FromSlash(w)))
 			}
@@ -153,23 +154,6 @@ func NewPage(ctx context.Context, o PageOptions) ([]string, error) {
 		written = append(written, f)
 	}
 	return written, nil
-}
-
-// create writes a new file, never replacing one.
-func create(p string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		os.Remove(p)
-		return err
-	}
-	return f.Close()
 }
 
 func frontMatter(id, slug, title, layout string) ([]byte, error) {

@@ -1,6 +1,8 @@
 package sitefs
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -109,5 +111,19 @@ func TestForget(t *testing.T) {
 	f.Forget()
 	if b, err := f.ReadFile("content/pl/blog/a.md"); err == nil || !strings.Contains(err.Error(), "outside the site folder") {
 		t.Fatalf("after the folder became a link: %q, %v", b, err)
+	}
+}
+
+func TestWriteNewNeverReplaces(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "content", "en", "page.md")
+	if err := WriteNew(p, []byte("first")); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteNew(p, []byte("second")); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("writing over an existing file: %v, want fs.ErrExist", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "first" {
+		t.Errorf("the existing file became %q", b)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sitegen/pkg/sitefs"
 	"strings"
 )
 
@@ -74,19 +75,7 @@ func Write(dir string, o Options) ([]string, error) {
 		if n, ok := renamed[path.Base(p)]; ok {
 			name = path.Join(path.Dir(p), n)
 		}
-		dst := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
-		f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err != nil {
-			return err
-		}
-		if _, err := f.Write(b); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
+		if err := sitefs.WriteNew(filepath.Join(dir, filepath.FromSlash(name)), b); err != nil {
 			return err
 		}
 		written = append(written, strings.TrimPrefix(name, "./"))
