@@ -60,14 +60,8 @@ func TestDevMatchesBuild(t *testing.T) {
 // fixture site and checks, after each change, which pages rendered again and
 // that the output equals a fresh build of the changed tree.
 func TestDevIncremental(t *testing.T) {
-	dir := t.TempDir()
-	copyTree(t, fixture, dir)
+	dir, d := devFixture(t)
 	ctx := context.Background()
-	d, _, err := NewDev(ctx, devOpts(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
 	edit := func(rel, old, new string) {
 		t.Helper()
 		p := filepath.Join(dir, rel)
@@ -135,6 +129,20 @@ func TestDevIncremental(t *testing.T) {
 		}
 		compareFresh(t, st.name, dir, d, res.Out)
 	}
+}
+
+// devFixture builds a copy of the fixture site in memory; the test may
+// edit the copy and update the build.
+func devFixture(t *testing.T) (string, *Dev) {
+	t.Helper()
+	dir := t.TempDir()
+	copyTree(t, fixture, dir)
+	d, _, err := NewDev(context.Background(), devOpts(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return dir, d
 }
 
 func nonNil(s []string) []string {
@@ -288,14 +296,8 @@ func TestDevInlineScriptHashes(t *testing.T) {
 // that page only, with the new body and the output of a fresh build; an
 // edit of the front matter assembles the site again.
 func TestDevBodyEditKeepsSite(t *testing.T) {
-	dir := t.TempDir()
-	copyTree(t, fixture, dir)
+	dir, d := devFixture(t)
 	ctx := context.Background()
-	d, _, err := NewDev(ctx, devOpts(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
 	page := filepath.Join(dir, "content/pl/kontakt.md")
 	b, err := os.ReadFile(page)
 	if err != nil {
