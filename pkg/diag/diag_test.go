@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -108,5 +109,22 @@ func TestSeverity(t *testing.T) {
 	}
 	if (List{sorted[1], sorted[2]}).Err() != nil {
 		t.Error("a list of a warning and a note is an error")
+	}
+}
+
+// TestComparePos: ComparePos orders by position first, whatever the
+// severity (sitegen check lists a file's warnings and errors in the order
+// of their lines), while Sort puts the errors first.
+func TestComparePos(t *testing.T) {
+	l := List{
+		{Pos: Pos{File: "a.md", Line: 9}, Message: "e"},
+		{Pos: Pos{File: "a.md", Line: 2}, Message: "w", Severity: Warning},
+	}
+	slices.SortFunc(l, ComparePos)
+	if l[0].Severity != Warning {
+		t.Errorf("ComparePos: %v", l)
+	}
+	if s := l.Sort(); s[0].Severity != Error {
+		t.Errorf("Sort: %v", s)
 	}
 }
