@@ -13,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"sitegen/pkg/schema"
+	"sitegen/pkg/waittest"
 )
 
 // fmDoc is one front matter, as JSON, for testdata/jsonschema.mjs.
@@ -47,7 +48,7 @@ func validateJSON(t *testing.T, schemaJSON []byte, docs []fmDoc) []fmError {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(node, filepath.Join("testdata", "jsonschema.mjs"), sf)
+	cmd := waittest.Command(t, node, filepath.Join("testdata", "jsonschema.mjs"), sf)
 	cmd.Stdin = bytes.NewReader(in)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr

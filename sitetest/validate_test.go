@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"sitegen/pkg/waittest"
 )
 
 // TestHTMLValid runs html-validate (pinned in package.json) over every page
@@ -91,7 +93,7 @@ func htmlValidate(t *testing.T, dir string) ([]validationError, int) {
 	if _, err := os.Stat(filepath.Join("..", "node_modules", "html-validate", "package.json")); err != nil {
 		t.Fatal("html-validate is not installed; run make setup")
 	}
-	cmd := exec.Command(node, filepath.Join("testdata", "htmlvalidate.mjs"), filepath.Join("..", ".htmlvalidate.mjs"), dir)
+	cmd := waittest.Command(t, node, filepath.Join("testdata", "htmlvalidate.mjs"), filepath.Join("..", ".htmlvalidate.mjs"), dir)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	outb, err := cmd.Output()

@@ -8,7 +8,8 @@ CLEAN=(public .sitegen-cache)
 BUILD=("$ROOT/peers/bin/sitegen" build --date 2026-01-01 --cache-dir .sitegen-cache)
 BUILD_ENV=()
 available() { [ -x "$ROOT/peers/bin/sitegen" ]; }
-version() { echo "$("$ROOT/peers/bin/sitegen" version) (built with $(go version "$ROOT/peers/bin/sitegen" | awk '{print $2}'))"; }
+# `sitegen version` prints several lines; runs.tsv keeps one per run.
+version() { echo "$("$ROOT/peers/bin/sitegen" version | head -n 1) (built with $(go version "$ROOT/peers/bin/sitegen" | awk '{print $2}'))"; }
 # The corpus is written for Hugo; sitegen's content model differs in three
 # names, converted here (not timed, like every peer's copy step):
 #   translationKey -> id; aliases relative to the locale root -> absolute;

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"sitegen/pkg/build"
+	"sitegen/pkg/waittest"
 )
 
 func TestReadVersion(t *testing.T) {
@@ -55,7 +55,7 @@ func TestVersionOfBuiltBinary(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	git := func(args ...string) string {
-		out, err := exec.Command("git", args...).Output()
+		out, err := waittest.Command(t, "git", args...).Output()
 		if err != nil {
 			t.Skipf("not a git checkout: git %s: %v", strings.Join(args, " "), err)
 		}
@@ -70,12 +70,12 @@ func TestVersionOfBuiltBinary(t *testing.T) {
 	for name, flags := range builds {
 		t.Run(name, func(t *testing.T) {
 			bin := filepath.Join(t.TempDir(), "sitegen")
-			b := exec.Command("go", append(append([]string{"build", "-o", bin}, flags...), ".")...)
+			b := waittest.Command(t, "go", append(append([]string{"build", "-o", bin}, flags...), ".")...)
 			b.Env = append(os.Environ(), "GOFLAGS=-tags=nodynamic -buildvcs=true", "TZ=UTC")
 			if out, err := b.CombinedOutput(); err != nil {
 				t.Fatalf("go build: %v\n%s", err, out)
 			}
-			out, err := exec.Command(bin, "version").Output()
+			out, err := waittest.Command(t, bin, "version").Output()
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"sitegen/pkg/waittest"
 )
 
 // buildWith builds src into a fresh folder with the given cache folder ("" =
@@ -285,7 +287,7 @@ func TestCacheConcurrentBuilds(t *testing.T) {
 		}(outs[i])
 	}
 	for range outs {
-		if err := <-errs; err != nil {
+		if err := waittest.Within(t, errs, "a concurrent build"); err != nil {
 			t.Fatal(err)
 		}
 	}

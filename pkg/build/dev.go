@@ -406,7 +406,7 @@ func (d *Dev) bodiesOnly(ch changes, changed map[string]bool) bool {
 	}
 	for _, f := range ch.reparse {
 		old := ch.before[f.Path]
-		old.Page.Body, old.Page.BodyLine = f.Page.Body, f.Page.BodyLine
+		old.Page.Body, old.Page.BodyLine, old.Page.Sum = f.Page.Body, f.Page.BodyLine, f.Page.Sum
 		d.files[f.Path] = old
 		d.bodies.forget(old.Page)
 		changed[render.DepFile(f.Path)] = true

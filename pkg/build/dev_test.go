@@ -60,14 +60,8 @@ func TestDevMatchesBuild(t *testing.T) {
 // fixture site and checks, after each change, which pages rendered again and
 // that the output equals a fresh build of the changed tree.
 func TestDevIncremental(t *testing.T) {
-	dir := t.TempDir()
-	copyTree(t, fixture, dir)
+	dir, d := devFixture(t)
 	ctx := context.Background()
-	d, _, err := NewDev(ctx, devOpts(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
 	edit := func(rel, old, new string) {
 		t.Helper()
 		p := filepath.Join(dir, rel)
@@ -135,6 +129,20 @@ func TestDevIncremental(t *testing.T) {
 		}
 		compareFresh(t, st.name, dir, d, res.Out)
 	}
+}
+
+// devFixture builds a copy of the fixture site in memory; the test may
+// edit the copy and update the build.
+func devFixture(t *testing.T) (string, *Dev) {
+	t.Helper()
+	dir := t.TempDir()
+	copyTree(t, fixture, dir)
+	d, _, err := NewDev(context.Background(), devOpts(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return dir, d
 }
 
 func nonNil(s []string) []string {
@@ -279,5 +287,47 @@ func TestDevInlineScriptHashes(t *testing.T) {
 	}
 	if !strings.Contains(csp(res.HeaderRules), hash) {
 		t.Errorf("after a body edit: CSP %q lacks the kept error pages' script %s", csp(res.HeaderRules), hash)
+	}
+}
+
+// TestDevBodyEditKeepsSite: an edit of a page's body alone (its front
+// matter as it was, the file's digest changed) keeps the site as it was
+// (routes, content, strings: the fast path of a one-page edit) and renders
+// that page only, with the new body and the output of a fresh build; an
+// edit of the front matter assembles the site again.
+func TestDevBodyEditKeepsSite(t *testing.T) {
+	dir, d := devFixture(t)
+	ctx := context.Background()
+	page := filepath.Join(dir, "content/pl/kontakt.md")
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := d.Site()
+	if err := os.WriteFile(page, append(b, "\nNowy akapit.\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := d.Update(ctx, []string{"content/pl/kontakt.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Site() != site {
+		t.Error("a body edit assembled the site again")
+	}
+	if want := []string{"/de/o-nas/kontakt/", "/pl/o-nas/kontakt/"}; !slices.Equal(res.Rendered, want) {
+		t.Errorf("rendered %v, want %v", res.Rendered, want)
+	}
+	if !bytes.Contains(res.Out["pl/o-nas/kontakt/index.html"], []byte("Nowy akapit.")) {
+		t.Error("the page does not show its new body")
+	}
+	compareFresh(t, "body edit", dir, d, res.Out)
+	if err := os.WriteFile(page, bytes.Replace(b, []byte("title: "), []byte("title: Nowy "), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Update(ctx, []string{"content/pl/kontakt.md"}); err != nil {
+		t.Fatal(err)
+	}
+	if d.Site() == site {
+		t.Error("a front matter edit kept the site as it was")
 	}
 }

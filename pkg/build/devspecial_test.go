@@ -13,19 +13,13 @@ import (
 // appears while the dev server runs is an error naming it, as in a build
 // (it was rendered over silently); removing it clears the error.
 func TestDevReportsSpecialFiles(t *testing.T) {
-	dir := t.TempDir()
-	copyTree(t, fixture, dir)
+	dir, d := devFixture(t)
 	ctx := context.Background()
-	d, _, err := NewDev(ctx, devOpts(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
 	pipe := filepath.Join(dir, "content/pl/pipe.md")
 	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
 		t.Skip("no named pipes here:", err)
 	}
-	_, err = d.Update(ctx, []string{"content/pl/pipe.md"})
+	_, err := d.Update(ctx, []string{"content/pl/pipe.md"})
 	if err == nil || !strings.Contains(err.Error(), "content/pl/pipe.md: a named pipe (FIFO), not a regular file") {
 		t.Fatalf("after a named pipe appeared: %v", err)
 	}

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"sitegen/pkg/waittest"
 )
 
 // builtCopy copies the fixture site to a temporary folder and builds it
@@ -166,11 +168,15 @@ func TestInterruptKeepsOutput(t *testing.T) {
 	}()
 	// Cancel once the build is writing its temporary tree (it is then
 	// rendering the looping island).
+	deadline := time.Now().Add(waittest.Bound) // for a build that never starts its tree
 	for started := false; !started; {
 		select {
 		case err := <-done:
 			t.Fatalf("the build ended before it was interrupted: %v", err)
 		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the build did not start its temporary tree within %v", waittest.Bound)
 		}
 		ents, _ := os.ReadDir(filepath.Dir(out))
 		for _, e := range ents {
@@ -179,7 +185,7 @@ func TestInterruptKeepsOutput(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	cancel()
-	err := <-done
+	err := waittest.Within(t, done, "the stopped build")
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}

@@ -21,6 +21,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -30,15 +31,7 @@ import (
 	"sitegen/pkg/sitepath"
 )
 
-// Severity of a finding: errors fail a check, warnings only with --strict.
-type Severity string
-
-const (
-	Error   Severity = "error"
-	Warning Severity = "warning"
-)
-
-// Kinds of findings.
+// Kinds of problems a check finds (Diagnostic.Kind).
 const (
 	KindLink        = "broken-link"
 	KindAnchor      = "broken-anchor"
@@ -58,20 +51,10 @@ const (
 	KindBuild       = "build"          // the site does not build
 )
 
-// Finding is one problem, at a source position.
-type Finding struct {
-	File     string   `json:"file"`
-	Line     int      `json:"line,omitempty"`
-	Col      int      `json:"col,omitempty"`
-	Severity Severity `json:"severity"`
-	Kind     string   `json:"kind"`
-	Message  string   `json:"message"`
-	Page     string   `json:"page,omitempty"` // the URL of the rendered page
-}
-
-func (f Finding) String() string {
-	pos := diag.Pos{File: f.File, Line: f.Line, Col: f.Col}.String()
-	return fmt.Sprintf("%s: %s: %s", pos, f.Severity, f.Message)
+// textLine is the text form of one diagnostic of a check:
+// file:line:col: severity: message (what CI annotators read).
+func textLine(d diag.Diagnostic) string {
+	return fmt.Sprintf("%s: %s: %s", d.Pos, d.Severity, d.Message)
 }
 
 // Options of a check.
@@ -80,12 +63,24 @@ type Options struct {
 	External *External // nil: external links are not checked
 }
 
-// Report is the result of a check.
+// Report is the result of a check: diagnostics (pkg/diag) with a severity
+// and the kind of check that found them, in the order of their positions.
 type Report struct {
-	Findings []Finding `json:"findings"`
-	Errors   int       `json:"errors"`
-	Warnings int       `json:"warnings"`
-	Pages    int       `json:"pages"`
+	Diagnostics diag.List
+	Errors      int
+	Warnings    int
+	Pages       int
+}
+
+// jsonDiag is one diagnostic in the JSON report (an element of "findings").
+type jsonDiag struct {
+	File     string        `json:"file"`
+	Line     int           `json:"line,omitempty"`
+	Col      int           `json:"col,omitempty"`
+	Severity diag.Severity `json:"severity"`
+	Kind     string        `json:"kind"`
+	Message  string        `json:"message"`
+	Page     string        `json:"page,omitempty"` // the URL of the rendered page
 }
 
 // Failed reports whether the check fails: on errors, or with strict on
@@ -95,21 +90,30 @@ func (r *Report) Failed(strict bool) bool { return r.Errors > 0 || (strict && r.
 // WriteText writes file:line:col: severity: message lines (what CI
 // annotators read) and a summary.
 func (r *Report) WriteText(w io.Writer) {
-	for _, f := range r.Findings {
-		fmt.Fprintln(w, f.String())
+	for _, d := range r.Diagnostics {
+		fmt.Fprintln(w, textLine(d))
 	}
 	fmt.Fprintf(w, "checked %d pages: %d error(s), %d warning(s)\n", r.Pages, r.Errors, r.Warnings)
 }
 
 // WriteJSON writes the report as JSON.
 func (r *Report) WriteJSON(w io.Writer) error {
+	out := struct {
+		Diagnostics []jsonDiag `json:"findings"`
+		Errors      int        `json:"errors"`
+		Warnings    int        `json:"warnings"`
+		Pages       int        `json:"pages"`
+	}{Diagnostics: []jsonDiag{}, Errors: r.Errors, Warnings: r.Warnings, Pages: r.Pages}
+	for _, d := range r.Diagnostics {
+		out.Diagnostics = append(out.Diagnostics, jsonDiag{File: d.Pos.File, Line: d.Pos.Line, Col: d.Pos.Col, Severity: d.Severity, Kind: d.Kind, Message: d.Message, Page: d.Page})
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return enc.Encode(out)
 }
 
 // Run builds the site in memory and checks it. The errors of a site that
-// does not build are its findings (kind "build").
+// does not build are its diagnostics (kind "build"; a build's notes stay notes).
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	dev, res, err := build.NewDev(ctx, opts.Build)
 	if dev != nil {
@@ -125,13 +129,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		default:
 			return nil, err
 		}
-		c := &checker{seen: map[Finding]bool{}}
+		c := &checker{seen: map[diag.Diagnostic]bool{}}
 		for _, d := range list {
-			msg := d.Message
 			if d.Hint != "" {
-				msg += " (hint: " + d.Hint + ")"
+				d.Message += " (hint: " + d.Hint + ")"
 			}
-			c.add(Finding{File: d.Pos.File, Line: d.Pos.Line, Col: d.Pos.Col, Severity: Error, Kind: KindBuild, Message: msg})
+			c.add(diag.Diagnostic{Pos: d.Pos, Severity: d.Severity, Kind: KindBuild, Message: d.Message})
 		}
 		return c.report(), nil
 	}
@@ -139,25 +142,25 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if root == "" {
 		root = "."
 	}
-	c := &checker{site: dev.Site(), out: res.Out, root: root, pages: map[string]*page{}, sources: map[string][]string{}, seen: map[Finding]bool{}}
+	c := &checker{site: dev.Site(), out: res.Out, root: root, pages: map[string]*page{}, sources: map[string][]string{}, seen: map[diag.Diagnostic]bool{}}
 	c.run(ctx, opts.External)
 	return c.report(), nil
 }
 
 type checker struct {
-	site     *build.Site
-	out      map[string][]byte
-	root     string
-	pages    map[string]*page // by output path
-	sources  map[string][]string
-	findings []Finding
-	seen     map[Finding]bool
+	site    *build.Site
+	out     map[string][]byte
+	root    string
+	pages   map[string]*page // by output path
+	sources map[string][]string
+	diags   diag.List
+	seen    map[diag.Diagnostic]bool
 }
 
-func (c *checker) add(f Finding) {
+func (c *checker) add(f diag.Diagnostic) {
 	if !c.seen[f] {
 		c.seen[f] = true
-		c.findings = append(c.findings, f)
+		c.diags = append(c.diags, f)
 	}
 }
 
@@ -211,9 +214,9 @@ func (c *checker) at(e *route.Entry, s string) (string, int, int) {
 	return file, e.Page.Pos.Line, e.Page.Pos.Col
 }
 
-func (c *checker) pageFinding(e *route.Entry, near string, sev Severity, kind, format string, args ...any) {
+func (c *checker) pageDiag(e *route.Entry, near string, sev diag.Severity, kind, format string, args ...any) {
 	file, line, col := c.at(e, near)
-	c.add(Finding{File: file, Line: line, Col: col, Severity: sev, Kind: kind, Message: fmt.Sprintf(format, args...), Page: e.URL})
+	c.add(diag.Diagnostic{Pos: diag.Pos{File: file, Line: line, Col: col}, Severity: sev, Kind: kind, Message: fmt.Sprintf(format, args...), Page: e.URL})
 }
 
 func (c *checker) run(ctx context.Context, ext *External) {
@@ -230,12 +233,12 @@ func (c *checker) run(ctx context.Context, ext *External) {
 			c.checkHead(e, p, titles)
 		}
 		if p.noindex && inSitemap[cfg.BaseURL+e.URL] {
-			c.add(Finding{File: e.Page.File, Line: e.Page.Pos.Line, Col: e.Page.Pos.Col, Severity: Error, Kind: KindSitemap,
+			c.add(diag.Diagnostic{Pos: diag.Pos{File: e.Page.File, Line: e.Page.Pos.Line, Col: e.Page.Pos.Col}, Kind: KindSitemap,
 				Page: e.URL, Message: fmt.Sprintf("%s is in the sitemap, but its HTML asks search engines not to index it (robots noindex); "+
 					"give the page noindex: true under params in its front matter, so the sitemap leaves it out, or drop the robots meta", e.URL)})
 		}
 		for _, src := range p.imgsNoAlt {
-			c.pageFinding(e, src, Error, KindAlt, "image %s has no alt text (use alt=\"\" for a decorative image)", src)
+			c.pageDiag(e, src, diag.Error, KindAlt, "image %s has no alt text (use alt=\"\" for a decorative image)", src)
 		}
 		for _, href := range p.links {
 			switch {
@@ -268,7 +271,7 @@ func (c *checker) run(ctx context.Context, ext *External) {
 				continue
 			}
 			for _, e := range external[r.URL] {
-				c.pageFinding(e, r.URL, Error, KindExternal, "external link %s: %s", r.URL, r.Err)
+				c.pageDiag(e, r.URL, diag.Error, KindExternal, "external link %s: %s", r.URL, r.Err)
 			}
 		}
 	}
@@ -278,17 +281,17 @@ func (c *checker) run(ctx context.Context, ext *External) {
 // that carry a GPS position or a person's name.
 func (c *checker) checkMetadata() {
 	for _, m := range build.StaticMetadata(c.site.Statics, func(p string) []byte { return c.out[strings.TrimPrefix(p, "/")] }) {
-		c.add(Finding{File: m.File, Severity: Warning, Kind: KindMetadata, Message: m.Message()})
+		c.add(diag.Diagnostic{Pos: diag.Pos{File: m.File}, Severity: diag.Warning, Kind: KindMetadata, Message: m.Message()})
 	}
 }
 
 func (c *checker) checkHead(e *route.Entry, p *page, titles map[string]map[string]*route.Entry) {
 	title := strings.TrimSpace(p.title)
 	if title == "" {
-		c.pageFinding(e, "", Error, KindTitle, "page %s has no title", e.URL)
+		c.pageDiag(e, "", diag.Error, KindTitle, "page %s has no title", e.URL)
 	}
 	if p.description == nil || strings.TrimSpace(*p.description) == "" {
-		c.pageFinding(e, "", Error, KindDescription, "page %s has no meta description", e.URL)
+		c.pageDiag(e, "", diag.Error, KindDescription, "page %s has no meta description", e.URL)
 	}
 	if title == "" || e.Fallback {
 		return // a fallback copy has its original's title by design
@@ -297,7 +300,7 @@ func (c *checker) checkHead(e *route.Entry, p *page, titles map[string]map[strin
 		titles[e.Lang] = map[string]*route.Entry{}
 	}
 	if first, dup := titles[e.Lang][title]; dup {
-		c.pageFinding(e, "", Warning, KindDupTitle, "title %q is also the title of %s (%s)", title, first.URL, first.Page.File)
+		c.pageDiag(e, "", diag.Warning, KindDupTitle, "title %q is also the title of %s (%s)", title, first.URL, first.Page.File)
 		return
 	}
 	titles[e.Lang][title] = e
@@ -339,7 +342,7 @@ func (c *checker) checkInternal(e *route.Entry, p *page, href, written string) {
 	}
 	target, frag, ok := c.resolve(e.URL, href)
 	if !ok {
-		c.pageFinding(e, written, Error, KindLink, "link to %s: no page, redirect or file there", href)
+		c.pageDiag(e, written, diag.Error, KindLink, "link to %s: no page, redirect or file there", href)
 		return
 	}
 	if frag == "" || frag == "top" {
@@ -356,7 +359,7 @@ func (c *checker) checkInternal(e *route.Entry, p *page, href, written string) {
 		return
 	}
 	if !tp.ids[frag] {
-		c.pageFinding(e, "#"+frag, Error, KindAnchor, "link to %s: no element with id %q on %s", href, frag, "/"+strings.TrimSuffix(target, "index.html"))
+		c.pageDiag(e, "#"+frag, diag.Error, KindAnchor, "link to %s: no element with id %q on %s", href, frag, "/"+strings.TrimSuffix(target, "index.html"))
 	}
 }
 
@@ -382,7 +385,7 @@ func (c *checker) checkRedirects() {
 		if _, _, ok := c.resolve("/", r.To); ok {
 			continue
 		}
-		c.add(Finding{File: r.Pos.File, Line: r.Pos.Line, Col: r.Pos.Col, Severity: Error, Kind: KindAlias,
+		c.add(diag.Diagnostic{Pos: r.Pos, Severity: diag.Error, Kind: KindAlias,
 			Message: fmt.Sprintf("redirect %s leads to %s, where nothing is served", r.From, r.To)})
 	}
 }
@@ -416,7 +419,7 @@ func (c *checker) checkHreflang(e *route.Entry, p *page) {
 		}
 		target, _, ok := c.resolve("/", strings.TrimPrefix(href, base))
 		if !ok {
-			c.pageFinding(e, href, Error, KindHreflang, "hreflang %s alternate %s: no page there", lang, href)
+			c.pageDiag(e, href, diag.Error, KindHreflang, "hreflang %s alternate %s: no page there", lang, href)
 			continue
 		}
 		tp := c.page(target)
@@ -428,7 +431,7 @@ func (c *checker) checkHreflang(e *route.Entry, p *page) {
 			if back != "" {
 				got = back
 			}
-			c.pageFinding(e, href, Error, KindHreflang, "hreflang pair not reciprocal: %s names %s as its %s version, which names %s as its %s version", self, href, lang, got, e.Lang)
+			c.pageDiag(e, href, diag.Error, KindHreflang, "hreflang pair not reciprocal: %s names %s as its %s version, which names %s as its %s version", self, href, lang, got, e.Lang)
 		}
 	}
 }
@@ -456,7 +459,7 @@ func (c *checker) checkBudgets(e *route.Entry, p *page) {
 	}
 	over := func(what string, n, budget int) {
 		if budget > 0 && n > budget {
-			c.pageFinding(e, "", Error, KindBudget, "page %s loads %d bytes of %s (gzip), over the budget of %d set in site.yaml", e.URL, n, what, budget)
+			c.pageDiag(e, "", diag.Error, KindBudget, "page %s loads %d bytes of %s (gzip), over the budget of %d set in site.yaml", e.URL, n, what, budget)
 		}
 	}
 	if b.HTML > 0 {
@@ -479,50 +482,36 @@ func (c *checker) checkMissing() {
 		if e, ok := plan.Lookup(def, f.ID); ok {
 			pos = e.Page.Pos
 		}
-		c.add(Finding{File: pos.File, Line: pos.Line, Col: pos.Col, Severity: Warning, Kind: KindMissingPage,
+		c.add(diag.Diagnostic{Pos: pos, Severity: diag.Warning, Kind: KindMissingPage,
 			Message: fmt.Sprintf("page %q has no %s version; %s shows the %s one", f.ID, f.Lang, f.Lang, def)})
 	}
 	for _, m := range c.site.Catalog.Misses() {
 		file := "content/" + m.Lang + "/i18n.yaml"
 		if m.Found {
-			c.add(Finding{File: file, Severity: Warning, Kind: KindMissingStr,
+			c.add(diag.Diagnostic{Pos: diag.Pos{File: file}, Severity: diag.Warning, Kind: KindMissingStr,
 				Message: fmt.Sprintf("UI string %q is missing in %s; pages show the %s one", m.Key, m.Lang, def)})
 		} else {
-			c.add(Finding{File: "content/" + def + "/i18n.yaml", Severity: Warning, Kind: KindMissingStr,
+			c.add(diag.Diagnostic{Pos: diag.Pos{File: "content/" + def + "/i18n.yaml"}, Severity: diag.Warning, Kind: KindMissingStr,
 				Message: fmt.Sprintf("UI string %q is in no locale; pages show the key or the template's default", m.Key)})
 		}
 	}
 	for _, d := range c.site.Renderer.DataFallbacks() {
-		c.add(Finding{File: "content/" + d[0] + "/data", Severity: Warning, Kind: KindMissingData,
+		c.add(diag.Diagnostic{Pos: diag.Pos{File: "content/" + d[0] + "/data"}, Severity: diag.Warning, Kind: KindMissingData,
 			Message: fmt.Sprintf("data set %q is missing in %s; pages show the %s one", d[1], d[0], def)})
 	}
 }
 
 func (c *checker) report() *Report {
-	sort.Slice(c.findings, func(i, j int) bool {
-		a, b := c.findings[i], c.findings[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Col != b.Col {
-			return a.Col < b.Col
-		}
-		return a.Message < b.Message
-	})
-	r := &Report{Findings: c.findings}
+	slices.SortStableFunc(c.diags, diag.ComparePos)
+	r := &Report{Diagnostics: c.diags}
 	if c.site != nil {
 		r.Pages = len(c.site.Plan.Entries)
 	}
-	if r.Findings == nil {
-		r.Findings = []Finding{}
-	}
-	for _, f := range r.Findings {
-		if f.Severity == Error {
+	for _, d := range r.Diagnostics {
+		switch d.Severity {
+		case diag.Error:
 			r.Errors++
-		} else {
+		case diag.Warning:
 			r.Warnings++
 		}
 	}

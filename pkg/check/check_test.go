@@ -47,10 +47,10 @@ func site(t *testing.T, name string, subst ...string) (string, *txtar.Archive) {
 	return dir, ar
 }
 
-func findingsText(rep *Report) string {
+func diagsText(rep *Report) string {
 	var b strings.Builder
-	for _, f := range rep.Findings {
-		b.WriteString(f.String() + "\n")
+	for _, f := range rep.Diagnostics {
+		b.WriteString(textLine(f) + "\n")
 	}
 	return b.String()
 }
@@ -72,8 +72,8 @@ func TestBaseIsClean(t *testing.T) {
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, f.Data, 0o644)
 	}
-	if rep := run(t, dir, nil); len(rep.Findings) != 0 || rep.Failed(true) {
-		t.Fatalf("the base site has findings:\n%s", findingsText(rep))
+	if rep := run(t, dir, nil); len(rep.Diagnostics) != 0 || rep.Failed(true) {
+		t.Fatalf("the base site has findings:\n%s", diagsText(rep))
 	}
 }
 
@@ -89,7 +89,7 @@ func TestFixtures(t *testing.T) {
 		t.Run(strings.TrimSuffix(name, ".txtar"), func(t *testing.T) {
 			dir, ar := site(t, name)
 			rep := run(t, dir, nil)
-			got := findingsText(rep)
+			got := diagsText(rep)
 			var want []byte
 			for i, f := range ar.Files {
 				if f.Name == "want" {
@@ -103,11 +103,11 @@ func TestFixtures(t *testing.T) {
 			if got != string(want) {
 				t.Errorf("findings:\n%s\nwant:\n%s", got, want)
 			}
-			if len(rep.Findings) == 0 {
+			if len(rep.Diagnostics) == 0 {
 				t.Errorf("the fixture has no finding")
 			}
 			kinds := map[string]bool{}
-			for _, f := range rep.Findings {
+			for _, f := range rep.Diagnostics {
 				kinds[f.Kind] = true
 			}
 			if len(kinds) != 1 {

@@ -100,12 +100,12 @@ func TestExternalFixture(t *testing.T) {
 	s := newLinkServer(t)
 	dir, _ := site(t, "external.txtar", "http://SERVER", s.URL)
 	rep := run(t, dir, &External{Timeout: time.Second})
-	got := findingsText(rep)
+	got := diagsText(rep)
 	want := "content/pl/kontakt.md:9:13: error: external link " + s.URL + "/missing: 404 Not Found\n"
 	if got != want {
 		t.Errorf("findings:\n%s\nwant:\n%s", got, want)
 	}
-	if rep := run(t, dir, nil); len(rep.Findings) != 0 {
-		t.Errorf("without External: %s", findingsText(rep))
+	if rep := run(t, dir, nil); len(rep.Diagnostics) != 0 {
+		t.Errorf("without External: %s", diagsText(rep))
 	}
 }

@@ -34,8 +34,8 @@ func vereinCopy(t *testing.T) string {
 // the Markdown source.
 func TestCyrillicAnchors(t *testing.T) {
 	dir := vereinCopy(t)
-	if rep := run(t, dir, nil); len(rep.Findings) != 0 {
-		t.Fatalf("the verein fixture has findings:\n%s", findingsText(rep))
+	if rep := run(t, dir, nil); len(rep.Diagnostics) != 0 {
+		t.Fatalf("the verein fixture has findings:\n%s", diagsText(rep))
 	}
 	p := filepath.Join(dir, "content/uk/ueber-uns.md")
 	b, err := os.ReadFile(p)
@@ -46,9 +46,9 @@ func TestCyrillicAnchors(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := run(t, dir, nil)
-	if len(rep.Findings) != 1 || rep.Findings[0].Kind != KindAnchor || rep.Findings[0].File != "content/uk/ueber-uns.md" ||
-		rep.Findings[0].Line != 9 || !strings.Contains(rep.Findings[0].Message, `"статут"`) {
-		t.Errorf("a link to a missing Cyrillic anchor:\n%s", findingsText(rep))
+	if len(rep.Diagnostics) != 1 || rep.Diagnostics[0].Kind != KindAnchor || rep.Diagnostics[0].Pos.File != "content/uk/ueber-uns.md" ||
+		rep.Diagnostics[0].Pos.Line != 9 || !strings.Contains(rep.Diagnostics[0].Message, `"статут"`) {
+		t.Errorf("a link to a missing Cyrillic anchor:\n%s", diagsText(rep))
 	}
 }
 
@@ -71,13 +71,13 @@ func TestFormMarkupDisagrees(t *testing.T) {
 	}
 	rep := run(t, dir, nil)
 	found := false
-	for _, f := range rep.Findings {
-		if f.Kind == KindBuild && strings.HasPrefix(f.File, "content/") && strings.Contains(f.Message, "the form on") &&
+	for _, f := range rep.Diagnostics {
+		if f.Kind == KindBuild && strings.HasPrefix(f.Pos.File, "content/") && strings.Contains(f.Message, "the form on") &&
 			strings.Contains(f.Message, "maxlength 7 in the markup") {
 			found = true
 		}
 	}
 	if !found {
-		t.Errorf("check does not report the form that disagrees with its schema:\n%s", findingsText(rep))
+		t.Errorf("check does not report the form that disagrees with its schema:\n%s", diagsText(rep))
 	}
 }

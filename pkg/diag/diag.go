@@ -4,9 +4,10 @@
 package diag
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -45,21 +46,51 @@ type Diagnostic struct {
 	// Line is the text of the source line at Pos, filled by AttachSource;
 	// Pretty shows it with a caret under the column.
 	Line string
-	// Note marks information that is not an error itself, such as a check a
-	// later stage had to skip because of the errors before it.
-	Note bool
+	// Severity: an error (the zero value) fails a build and a check; a
+	// warning fails a check only with --strict; a note is information that
+	// is not a problem itself, such as a check a later stage had to skip
+	// because of the errors before it.
+	Severity Severity
+	// Kind names the check that found the problem (sitegen check's
+	// "broken-link", "image-alt", ...); empty for a build's diagnostics.
+	Kind string
+	// Page is the URL of the rendered page the problem shows on, when it
+	// was found in a page's output.
+	Page string
 }
+
+// Severity is how much a diagnostic weighs (see Diagnostic.Severity).
+type Severity uint8
+
+const (
+	Error Severity = iota
+	Warning
+	Note
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Warning:
+		return "warning"
+	case Note:
+		return "note"
+	}
+	return "error"
+}
+
+// MarshalText writes the severity's name (JSON reports).
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // Notef returns a note (not an error) at pos.
 func Notef(pos Pos, format string, args ...any) Diagnostic {
-	return Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...), Note: true}
+	return Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...), Severity: Note}
 }
 
 // Error is the one-line form: file:line:col: message (hint: ...) (note: pos).
 func (d Diagnostic) Error() string {
 	var b strings.Builder
-	if d.Note {
-		b.WriteString("note: ")
+	if d.Severity != Error {
+		b.WriteString(d.Severity.String() + ": ")
 	}
 	if p := d.Pos.String(); p != "" {
 		b.WriteString(p)
@@ -132,43 +163,34 @@ func (l *List) AddErr(pos Pos, err error) {
 	l.Add(Diagnostic{Pos: pos, Message: err.Error()})
 }
 
-// Sort orders by file, line, column, message, notes after errors, and drops
-// exact duplicates.
-func (l List) Sort() List {
-	sort.SliceStable(l, func(i, j int) bool {
-		a, b := l[i], l[j]
-		if a.Note != b.Note {
-			return b.Note
-		}
-		if a.Pos.File != b.Pos.File {
-			return a.Pos.File < b.Pos.File
-		}
-		if a.Pos.Line != b.Pos.Line {
-			return a.Pos.Line < b.Pos.Line
-		}
-		if a.Pos.Col != b.Pos.Col {
-			return a.Pos.Col < b.Pos.Col
-		}
-		if a.Message != b.Message {
-			return a.Message < b.Message
-		}
-		if a.Hint != b.Hint {
-			return a.Hint < b.Hint
-		}
-		return a.Related.String()+a.RelatedNote < b.Related.String()+b.RelatedNote
-	})
-	out := l[:0]
-	for i, d := range l {
-		if i > 0 && d == l[i-1] {
-			continue
-		}
-		out = append(out, d)
-	}
-	return out
+// ComparePos orders two diagnostics by file, line, column, message, hint,
+// related position, severity, kind and page (for slices.SortFunc; sitegen
+// check lists its diagnostics in this order).
+func ComparePos(a, b Diagnostic) int {
+	return cmp.Or(
+		cmp.Compare(a.Pos.File, b.Pos.File),
+		cmp.Compare(a.Pos.Line, b.Pos.Line),
+		cmp.Compare(a.Pos.Col, b.Pos.Col),
+		cmp.Compare(a.Message, b.Message),
+		cmp.Compare(a.Hint, b.Hint),
+		cmp.Compare(a.Related.String()+a.RelatedNote, b.Related.String()+b.RelatedNote),
+		cmp.Compare(a.Severity, b.Severity),
+		cmp.Compare(a.Kind, b.Kind),
+		cmp.Compare(a.Page, b.Page),
+	)
 }
 
-// Err returns the list as an error, or nil when it holds no error (notes
-// alone are not an error).
+// Sort orders errors before warnings before notes, each by ComparePos, and
+// drops exact duplicates.
+func (l List) Sort() List {
+	slices.SortStableFunc(l, func(a, b Diagnostic) int {
+		return cmp.Or(cmp.Compare(a.Severity, b.Severity), ComparePos(a, b))
+	})
+	return slices.Compact(l)
+}
+
+// Err returns the list as an error, or nil when it holds no error (warnings
+// and notes alone are not an error).
 func (l List) Err() error {
 	if l.Errors() == 0 {
 		return nil
@@ -176,11 +198,11 @@ func (l List) Err() error {
 	return l.Sort()
 }
 
-// Errors counts the diagnostics that are errors, not notes.
+// Errors counts the diagnostics that are errors (not warnings or notes).
 func (l List) Errors() int {
 	n := 0
 	for _, d := range l {
-		if !d.Note {
+		if d.Severity == Error {
 			n++
 		}
 	}

@@ -1,6 +1,8 @@
 package diag
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -78,5 +80,51 @@ func TestSortIsTotal(t *testing.T) {
 	got := a.Sort().Error()
 	if want := "a:2:3: y\na:2:3: z\nb:1: x"; got != want {
 		t.Errorf("sorted:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestSeverity: a warning and a note are no errors (a build passes with
+// them; sitegen check fails on a warning only with --strict), they sort after
+// the errors, and their lines say what they are.
+func TestSeverity(t *testing.T) {
+	l := List{
+		{Pos: Pos{File: "a.md"}, Message: "w", Severity: Warning, Kind: "duplicate-title"},
+		{Pos: Pos{File: "b.md"}, Message: "n", Severity: Note},
+		{Pos: Pos{File: "c.md"}, Message: "e"},
+	}
+	if n := l.Errors(); n != 1 {
+		t.Errorf("Errors() = %d, want 1", n)
+	}
+	sorted := l.Sort()
+	var got []string
+	for _, d := range sorted {
+		got = append(got, d.Error())
+	}
+	want := []string{"c.md: e", "warning: a.md: w", "note: b.md: n"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("sorted = %q, want %q", got, want)
+	}
+	if b, _ := Warning.MarshalText(); string(b) != "warning" || Error.String() != "error" {
+		t.Errorf("names: %s %s", b, Error)
+	}
+	if (List{sorted[1], sorted[2]}).Err() != nil {
+		t.Error("a list of a warning and a note is an error")
+	}
+}
+
+// TestComparePos: ComparePos orders by position first, whatever the
+// severity (sitegen check lists a file's warnings and errors in the order
+// of their lines), while Sort puts the errors first.
+func TestComparePos(t *testing.T) {
+	l := List{
+		{Pos: Pos{File: "a.md", Line: 9}, Message: "e"},
+		{Pos: Pos{File: "a.md", Line: 2}, Message: "w", Severity: Warning},
+	}
+	slices.SortFunc(l, ComparePos)
+	if l[0].Severity != Warning {
+		t.Errorf("ComparePos: %v", l)
+	}
+	if s := l.Sort(); s[0].Severity != Error {
+		t.Errorf("Sort: %v", s)
 	}
 }

@@ -61,8 +61,8 @@ func AttachSource(fsys fs.FS, err error) error {
 //	  hint: ...
 func (d Diagnostic) Pretty() string {
 	var b strings.Builder
-	if d.Note {
-		b.WriteString("note: ")
+	if d.Severity != Error {
+		b.WriteString(d.Severity.String() + ": ")
 	}
 	if p := d.Pos.String(); p != "" {
 		b.WriteString(p)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+
+	"sitegen/pkg/waittest"
 )
 
 // TestTwoInstancesSendEachNotificationOnce runs two handler instances on one
@@ -37,7 +39,7 @@ func TestTwoInstancesSendEachNotificationOnce(t *testing.T) {
 			}
 		}()
 	}
-	wg.Wait()
+	waittest.Wait(t, &wg, "the posting workers")
 	waitFor(t, "every outbox row to be done", func() bool {
 		st, err := a.Store.Stats(context.Background())
 		return err == nil && st[KindEmail].Pending == 0

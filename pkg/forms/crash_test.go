@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"sitegen/pkg/waittest"
 )
 
 // The crash and shutdown tests run the handler in a child process: the test
@@ -52,7 +54,7 @@ type child struct {
 
 func startChild(t *testing.T, db, schema string) *child {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd := waittest.Command(t, os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "SITEGEN_FORMS_TEST_CHILD=1", "SITEGEN_FORMS_TEST_DB="+db, "SITEGEN_FORMS_TEST_SCHEMA="+schema)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
@@ -80,7 +82,7 @@ func startChild(t *testing.T, db, schema string) *child {
 	}()
 	t.Cleanup(func() {
 		cmd.Process.Kill()
-		<-c.done
+		waittest.Within(t, c.done, "the handler's exit")
 	})
 	return c
 }
@@ -131,7 +133,7 @@ func load(t *testing.T, addr string, workers int, round int, stop <-chan struct{
 			}
 		}()
 	}
-	wg.Wait()
+	waittest.Wait(t, &wg, "the posting workers")
 	return ids
 }
 
@@ -182,7 +184,7 @@ func TestCrashKeepsEveryAcknowledgedSubmission(t *testing.T) {
 						})
 					}
 				})
-				<-c.done
+				waittest.Within(t, c.done, "the killed handler's exit")
 				all = append(all, ids...)
 				stored := storedIDs(t, db)
 				missing := 0
@@ -213,7 +215,7 @@ func TestGracefulShutdown(t *testing.T) {
 		}
 	})
 	close(stop)
-	<-c.done
+	waittest.Within(t, c.done, "the handler's exit after SIGTERM")
 	if c.err != nil {
 		t.Fatalf("the handler exited with %v after SIGTERM", c.err)
 	}

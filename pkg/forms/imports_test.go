@@ -1,15 +1,16 @@
 package forms_test
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
+
+	"sitegen/pkg/waittest"
 )
 
 // TestHandlerImportsNoContentPipeline: the handler reads only the exported
 // schema, so the small separate program carries none of the generator.
 func TestHandlerImportsNoContentPipeline(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "sitegen/pkg/forms").CombinedOutput()
+	out, err := waittest.Command(t, "go", "list", "-deps", "sitegen/pkg/forms").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}

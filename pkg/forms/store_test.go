@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"sitegen/pkg/waittest"
 )
 
 func newSub(t testing.TB, s *Schema, key string, edit func(v map[string][]string)) *Submission {
@@ -172,7 +174,7 @@ func TestClaimOnce(t *testing.T) {
 				}
 			}()
 		}
-		wg.Wait()
+		waittest.Wait(t, &wg, "the claiming workers")
 		if len(seen) != 60 {
 			t.Errorf("%d rows claimed, want 60", len(seen))
 		}

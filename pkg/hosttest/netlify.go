@@ -3,13 +3,13 @@ package hosttest
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"sitegen/pkg/output"
+	"sitegen/pkg/waittest"
 )
 
 type netlifyRead struct {
@@ -37,7 +37,7 @@ func Netlify(t *testing.T, site Site) {
 	script := filepath.Join(RepoRoot(), "tools", "hosts", "netlify-read.mjs")
 	need(t, "Netlify's parsers (tools/hosts)", "make host-tools",
 		filepath.Join(RepoRoot(), "tools", "hosts", "node_modules", "@netlify", "redirect-parser", "package.json"))
-	cmd := exec.Command("node", script, site.Out)
+	cmd := waittest.Command(t, "node", script, site.Out)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	b, err := cmd.Output()

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"sitegen/pkg/output"
+	"sitegen/pkg/waittest"
 )
 
 // need finds a host's program or skips the test; under CI a missing one is
@@ -180,7 +181,7 @@ http {
 	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if msg, err := exec.Command(bin, "-t", "-q", "-p", prefix, "-c", confPath, "-e", "stderr").CombinedOutput(); err != nil {
+	if msg, err := waittest.Command(t, bin, "-t", "-q", "-p", prefix, "-c", confPath, "-e", "stderr").CombinedOutput(); err != nil {
 		t.Fatalf("nginx rejects the configuration with the generated snippet: %v\n%s", err, msg)
 	}
 	_ = start(t, "nginx", exec.Command(bin, "-p", prefix, "-c", confPath, "-e", "stderr"), addr, 30*time.Second)
@@ -242,7 +243,7 @@ DocumentRoot %[3]s
 		t.Fatal(err)
 	}
 	env := append(os.Environ(), "APACHE_RUN_DIR="+root, "APACHE_LOCK_DIR="+root, "APACHE_LOG_DIR="+root)
-	check := exec.Command(bin, "-f", confPath, "-t")
+	check := waittest.Command(t, bin, "-f", confPath, "-t")
 	check.Env = env
 	if msg, err := check.CombinedOutput(); err != nil {
 		t.Fatalf("apache2 rejects the configuration: %v\n%s", err, msg)

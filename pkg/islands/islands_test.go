@@ -19,6 +19,7 @@ import (
 	"modernc.org/quickjs"
 
 	"sitegen/pkg/diag"
+	"sitegen/pkg/waittest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/site/golden/*.golden")
@@ -429,7 +430,7 @@ func TestRenderCache(t *testing.T) {
 			}
 		}()
 	}
-	wg.Wait()
+	waittest.Wait(t, &wg, "the concurrent renders")
 	if n := b.engineCalls.Load(); n != 3 {
 		t.Fatalf("engine called %d times, want 3", n)
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"sitegen/pkg/waittest"
 )
 
 // TestParallelWrites writes a tree from many goroutines at once, as the
@@ -51,7 +53,7 @@ func TestParallelWrites(t *testing.T) {
 	if err := tree.WriteFile("extra/x/y.txt", []byte("y")); err != nil {
 		t.Fatal(err)
 	}
-	wg.Wait()
+	waittest.Wait(t, &wg, "the writers")
 	if got, want := tree.Files(), len(rels)+1; got != want {
 		t.Errorf("Files() = %d, want %d", got, want)
 	}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sitegen/pkg/waittest"
 )
 
 // The kill test re-runs this test binary as a child that builds a tree and
@@ -141,7 +143,7 @@ func TestSwapSurvivesKill(t *testing.T) {
 					t.Fatal(err)
 				}
 
-				cmd := exec.Command(os.Args[0], "-test.run=^$")
+				cmd := waittest.Command(t, os.Args[0], "-test.run=^$")
 				cmd.Env = append(os.Environ(), "SITEGEN_SWAP_KILL="+step, "SITEGEN_SWAP_DIR="+out, "SITEGEN_SWAP_MODE="+mode)
 				msg, err := cmd.CombinedOutput()
 				if mode == "exchange" && step == StepAside {

@@ -16,6 +16,7 @@ import (
 	"sitegen/pkg/internal/treetest"
 	"sitegen/pkg/render"
 	"sitegen/pkg/route"
+	"sitegen/pkg/waittest"
 )
 
 // copySite copies the named files and folders of the site at src into a
@@ -124,7 +125,7 @@ func renderAll(t *testing.T, s *build.Site, list []*route.Entry, parallel int) [
 		next <- i
 	}
 	close(next)
-	wg.Wait()
+	waittest.Wait(t, &wg, "the renderers")
 	return out
 }
 
