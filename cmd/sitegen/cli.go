@@ -35,14 +35,6 @@ const (
 	exitStopped = 130 // interrupted by Ctrl+C or SIGTERM; the previous output is unchanged
 )
 
-// stopGrace is how long an interrupted build may take to wind down before
-// the command returns anyway. It is a backstop: every step of a build
-// notices Ctrl+C within a fraction of a second (bench/interrupt measures
-// it) and the build returns once its temporary tree is removed, which on a
-// loaded machine can take over a second; a step that does not notice would
-// be a bug, and the next build removes what it leaves.
-const stopGrace = 5 * time.Second
-
 type usageError struct{ error }
 
 var dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
@@ -266,33 +258,18 @@ func newBuild(stdout, stderr io.Writer) *cobra.Command {
 	return cmd
 }
 
-// runStoppable runs a build that Ctrl+C or SIGTERM (ctx) stops within
-// stopGrace: the build checks ctx throughout and leaves the previous output
-// as it was; should a step not notice in time, the command returns anyway
-// and the next build removes the temporary tree.
+// runStoppable runs a build that Ctrl+C or SIGTERM (ctx) stops: every step
+// of the build notices within a fraction of a second (bench/interrupt
+// measures it), drops the work under way and removes the temporary tree;
+// the command returns once the tree is gone, the previous output as it was.
+// A second Ctrl+C ends the process at once (see mainCode), and the next
+// build removes what it left.
 func runStoppable(ctx context.Context, o build.Options) (*build.Report, error) {
-	type result struct {
-		rep *build.Report
-		err error
+	rep, err := build.Run(ctx, o)
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
-	done := make(chan result, 1)
-	go func() {
-		rep, err := build.Run(ctx, o)
-		done <- result{rep, err}
-	}()
-	select {
-	case r := <-done:
-		return r.rep, r.err
-	case <-ctx.Done():
-	}
-	select {
-	case r := <-done:
-		if r.err == nil {
-			return r.rep, nil // finished (and committed) just as the signal came
-		}
-	case <-time.After(stopGrace):
-	}
-	return nil, ctx.Err()
+	return rep, err // a build that committed just as the signal came succeeded
 }
 
 // writeHeapProfile writes the heap profile (live and allocated since the
