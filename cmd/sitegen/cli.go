@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"sort"
 	"strings"
@@ -265,11 +267,23 @@ func newBuild(stdout, stderr io.Writer) *cobra.Command {
 // A second Ctrl+C ends the process at once (see mainCode), and the next
 // build removes what it left.
 func runStoppable(ctx context.Context, o build.Options) (*build.Report, error) {
+	defer context.AfterFunc(ctx, noMoreCollections)()
 	rep, err := build.Run(ctx, o)
 	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	return rep, err // a build that committed just as the signal came succeeded
+}
+
+// noMoreCollections turns the garbage collector off for a build that is
+// stopping. A collection stops every goroutine, and waits for those in an
+// AVIF encode (WebAssembly, which Go cannot preempt) to come out of it, up
+// to seconds on a loaded machine: the removal of the temporary tree and
+// the exit waited with them. The encodes under way are dropped anyway, and
+// the process ends within a second.
+func noMoreCollections() {
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(math.MaxInt64)
 }
 
 // writeHeapProfile writes the heap profile (live and allocated since the
