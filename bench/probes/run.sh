@@ -57,12 +57,35 @@ measure() {
 	secs=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; printf "%.2f", s }' "$work/time")
 	kb=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$work/time")
 	line=$(grep -v '^\s*$' "$work/stderr" | head -1 | cut -c1-150 | sed 's/|/\\|/g' || true)
-	[ -n "$line" ] || line=$(grep -v '^\s*$' "$work/stdout" | grep -m1 -i 'warning' | cut -c1-150 | sed 's/|/\\|/g' || true)
+	[ -n "$line" ] || line=$(grep -v '^\s*$' "$work/stdout" | grep -m1 -i -E 'warning|erased' | cut -c1-150 | sed 's/|/\\|/g' || true)
 	printf '| %s | %s | %s | %d | %s |\n' "$row" "$code" "$secs" $((kb / 1024)) "$line"
 }
 
 echo "| probe | exit | time (s) | peak RSS (MB) | first line of the output |"
 echo "|---|---|---|---|---|"
+
+# forms erase: 200 submissions of jan@example.com among 400, written into a
+# WAL-mode SQLite database with the schema sitegen made; after the erasure,
+# how many copies of the address and of the erased rows' text the database
+# file and its WAL still hold.
+if command -v sqlite3 >/dev/null; then
+	d=$work/forms
+	mkdir -p "$d"
+	"$sg" forms export --db sqlite:"$d"/f.db --format json >/dev/null
+	{
+		echo 'PRAGMA journal_mode=WAL; BEGIN;'
+		for i in $(seq 1 400); do
+			who=jan@example.com
+			[ $((i % 2)) = 0 ] || who=ewa$i@example.com
+			echo "INSERT INTO submissions VALUES ('id$i', 'k$i', '2026-01-01T00:00:00Z', 'pl', '/pl/kontakt/', '$who', '{\"email\":\"$who\",\"message\":\"Tajna wiadomość $who\"}', '', 'h');"
+		done
+		echo 'COMMIT;'
+	} | sqlite3 "$d"/f.db >/dev/null
+	measure "forms erase --email on SQLite (200 of 400 rows)" "$d" forms erase --db sqlite:f.db --email jan@example.com
+	left=$(cat "$d"/f.db* | { grep -a -o 'jan@example.com' || true; } | wc -l)
+	text=$(cat "$d"/f.db* | { grep -a -o 'Tajna wiadomość jan' || true; } | wc -l)
+	echo "|   after the erasure | | | | $left copies of the address and $text of the erased text in f.db and its WAL |"
+fi
 
 d=$work/metadata
 site "$d"
