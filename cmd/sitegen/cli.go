@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"sort"
 	"strings"
@@ -34,10 +36,6 @@ const (
 	exitUsage   = 2   // the command line is wrong (also: an --out the build refuses to replace)
 	exitStopped = 130 // interrupted by Ctrl+C or SIGTERM; the previous output is unchanged
 )
-
-// stopGrace is how long an interrupted build may take to wind down before
-// the command returns anyway; leftovers are cleaned by the next build.
-const stopGrace = 800 * time.Millisecond
 
 type usageError struct{ error }
 
@@ -262,33 +260,30 @@ func newBuild(stdout, stderr io.Writer) *cobra.Command {
 	return cmd
 }
 
-// runStoppable runs a build that Ctrl+C or SIGTERM (ctx) stops within
-// stopGrace: the build checks ctx throughout and leaves the previous output
-// as it was; should a step not notice in time, the command returns anyway
-// and the next build removes the temporary tree.
+// runStoppable runs a build that Ctrl+C or SIGTERM (ctx) stops: every step
+// of the build notices within a fraction of a second (bench/interrupt
+// measures it), drops the work under way and removes the temporary tree;
+// the command returns once the tree is gone, the previous output as it was.
+// A second Ctrl+C ends the process at once (see mainCode), and the next
+// build removes what it left.
 func runStoppable(ctx context.Context, o build.Options) (*build.Report, error) {
-	type result struct {
-		rep *build.Report
-		err error
+	defer context.AfterFunc(ctx, noMoreCollections)()
+	rep, err := build.Run(ctx, o)
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
-	done := make(chan result, 1)
-	go func() {
-		rep, err := build.Run(ctx, o)
-		done <- result{rep, err}
-	}()
-	select {
-	case r := <-done:
-		return r.rep, r.err
-	case <-ctx.Done():
-	}
-	select {
-	case r := <-done:
-		if r.err == nil {
-			return r.rep, nil // finished (and committed) just as the signal came
-		}
-	case <-time.After(stopGrace):
-	}
-	return nil, ctx.Err()
+	return rep, err // a build that committed just as the signal came succeeded
+}
+
+// noMoreCollections turns the garbage collector off for a build that is
+// stopping. A collection stops every goroutine, and waits for those in an
+// AVIF encode (WebAssembly, which Go cannot preempt) to come out of it, up
+// to seconds on a loaded machine: the removal of the temporary tree and
+// the exit waited with them. The encodes under way are dropped anyway, and
+// the process ends within a second.
+func noMoreCollections() {
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(math.MaxInt64)
 }
 
 // writeHeapProfile writes the heap profile (live and allocated since the

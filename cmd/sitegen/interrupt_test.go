@@ -15,8 +15,8 @@ import (
 // TestInterruptExits130: Ctrl+C (a real SIGINT sent to a real sitegen
 // process, the test binary run as sitegen by testscript.Main) during a
 // build whose island renders for ever ends the command with exit 130, a
-// line saying the previous output is unchanged, and the previous output as
-// it was.
+// line saying the previous output is unchanged, the previous output as it
+// was and no temporary tree left. bench/interrupt measures how fast.
 func TestInterruptExits130(t *testing.T) {
 	nm, err := filepath.Abs("../../node_modules")
 	if err != nil {
@@ -97,5 +97,11 @@ func TestInterruptExits130(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(filepath.Join(out, "pl/index.html")); !bytes.Equal(after, before) || len(before) == 0 {
 		t.Errorf("the previous output changed")
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".sitegen-tmp-") {
+			t.Errorf("the temporary tree %s is left after the exit", e.Name())
+		}
 	}
 }

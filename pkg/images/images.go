@@ -494,10 +494,23 @@ feed:
 		}
 	}
 	close(next)
-	wg.Wait()
+	// Stopped (Ctrl+C), Run returns at once: a worker in the middle of a
+	// step (a decode, a resize, an AVIF encode can take seconds) ends it
+	// and drops its variant, unseen.
+	waited := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(waited)
+	}()
+	select {
+	case <-waited:
+	case <-ctx.Done():
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	mu.Lock()
+	defer mu.Unlock()
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -528,8 +541,14 @@ func (p *Processor) runSource(ctx context.Context, s *source) ([]File, error) {
 			}
 			decoded = m
 		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		dst := image.NewRGBA(image.Rect(0, 0, j.w, j.h))
 		xdraw.CatmullRom.Scale(dst, dst.Bounds(), decoded, j.crop.Add(decoded.Bounds().Min), draw.Src, nil)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		var buf bytes.Buffer
 		if err := j.enc.Encode(&buf, dst, j.q); err != nil {
 			return nil, fmt.Errorf("image %s: encoding %s at %d px: %v", s.file, j.enc.Format(), j.w, err)

@@ -3,6 +3,7 @@ package images
 import (
 	"bytes"
 	"context"
+	"errors"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -10,9 +11,11 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/gen2brain/avif"
 	"github.com/gen2brain/webp"
@@ -305,5 +308,52 @@ func TestForget(t *testing.T) {
 	}
 	if s, v := p.Forget("/logo.png"); !equalS(s, []string{"/logo.png"}) || len(v) == 0 {
 		t.Errorf("Forget(/logo.png) = %v, %v", s, v)
+	}
+}
+
+// slow wraps an encoder: its first call says so on busy and waits for
+// release, as an AVIF encode of a large photo keeps a worker for seconds.
+type slow struct {
+	Encoder
+	busy    chan<- struct{}
+	release <-chan struct{}
+	once    *sync.Once
+}
+
+func (s slow) Encode(w io.Writer, m image.Image, q int) error {
+	s.once.Do(func() {
+		s.busy <- struct{}{}
+		<-s.release
+	})
+	return s.Encoder.Encode(w, m, q)
+}
+
+// TestRunStopsAtOnce: cancelled (Ctrl+C), Run returns without waiting for
+// the encode under way (a build once waited seconds for it before it
+// could remove its temporary tree and exit).
+func TestRunStopsAtOnce(t *testing.T) {
+	busy, release := make(chan struct{}, 1), make(chan struct{})
+	defer close(release)
+	enc := DefaultEncoders()
+	enc.Modern = []Encoder{slow{enc.Modern[0], busy, release, new(sync.Once)}}
+	p := New(Config{FS: testFS(t), Dirs: []string{"assets/images"}, Encoders: &enc})
+	if _, err := p.Picture("/photos/a.jpg", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan error, 1)
+	go func() {
+		_, err := p.Run(ctx, 1)
+		ran <- err
+	}()
+	<-busy
+	cancel()
+	select {
+	case err := <-ran:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Run: %v, want context.Canceled", err)
+		}
+	case <-time.After(time.Minute): // a bound for a hang, not a timing check
+		t.Fatal("Run waits for the encode under way")
 	}
 }

@@ -48,6 +48,9 @@ const engineTimeout = 10 * time.Minute
 type quickJS struct {
 	vm       *quickjs.VM
 	fn, this quickjs.Value
+	// mu orders interrupt, which may come from any goroutine, with close.
+	mu     sync.Mutex
+	closed bool
 }
 
 func newQuickJS(bundle []byte) (engine, error) {
@@ -130,9 +133,28 @@ func (q *quickJS) render(name, props, children string) (*renderResult, error) {
 	return &r, nil
 }
 
-func (q *quickJS) interrupt() { q.vm.Interrupt() }
+// interrupt stops the render in progress at the engine's next check, and
+// at its next allocation. QuickJS checks for an interrupt once every 10,000
+// calls and loop turns: a loop whose every turn runs a long builtin (a 1 MB
+// padEnd, 2.5 ms) would run on for 25 s past the time limit. So interrupt
+// also lowers the memory limit below what the engine holds, and every
+// allocation fails from then on (the engine is discarded after an
+// interrupt, never reused). SetMemoryLimit is one store into the runtime,
+// which the engine reads at each allocation.
+func (q *quickJS) interrupt() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed {
+		return
+	}
+	q.vm.Interrupt()
+	q.vm.SetMemoryLimit(0)
+}
 
 func (q *quickJS) close() error {
+	q.mu.Lock()
+	q.closed = true
+	q.mu.Unlock()
 	q.fn.Free()
 	q.this.Free()
 	return q.vm.Close()

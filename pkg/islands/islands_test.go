@@ -691,3 +691,66 @@ func TestRenderMemoryCap(t *testing.T) {
 		t.Fatalf("after the cap: %q %v", html, err)
 	}
 }
+
+// TestRenderTimeoutWhileAllocating: a render whose every loop turn makes a
+// 1 MB string (a builtin running milliseconds) is stopped by the time limit
+// with the island named (the engine once checked for the interrupt only
+// every 10,000 turns: 25 s past a 1 s limit).
+func TestRenderTimeoutWhileAllocating(t *testing.T) {
+	b, err := Build(context.Background(), Options{Root: "testdata/throwing", NodePaths: nodeModules(t), Workers: 1, RenderTimeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	_, _, err = b.Render(context.Background(), "Churn", []byte(`{"turns":2000}`), "load", "")
+	wantRE := regexp.MustCompile(`^assets/islands/Churn\.jsx(:\d+:\d+)?: island Churn: stopped: one server render took longer than the limit of 50ms`)
+	if err == nil || !wantRE.MatchString(err.Error()) {
+		t.Fatalf("err = %v\nwant %s", err, wantRE)
+	}
+	html, _, err := b.Render(context.Background(), "Loop", []byte(`{}`), "load", "")
+	if err != nil || !strings.Contains(html, "<p>0</p>") {
+		t.Fatalf("after the limit: %q %v", html, err)
+	}
+}
+
+// TestInterruptStopsAllocatingLoop: an interrupt stops a loop of 1 MB
+// strings within a few turns, not at the engine's next check, which comes
+// every 10,000 turns (here it came after 1,967).
+func TestInterruptStopsAllocatingLoop(t *testing.T) {
+	b, err := Build(context.Background(), Options{Root: "testdata/throwing", NodePaths: nodeModules(t), Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	e, err := b.pool.get(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := e.(*quickJS)
+	defer q.close()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		q.render("Churn", `{"turns":2000}`, "")
+	}()
+	// An interrupt before the render starts is cleared when it starts:
+	// interrupt until it ends.
+	for stopped := false; !stopped; {
+		q.interrupt()
+		select {
+		case <-done:
+			stopped = true
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	q.vm.SetMemoryLimit(64 << 20)
+	turns, err := q.vm.Eval("globalThis.churned | 0", quickjs.EvalGlobal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each turn takes milliseconds and the first interrupt comes before
+	// the first turn: a few turns at most.
+	if n, ok := turns.(int); !ok || n >= 100 {
+		t.Errorf("the loop ran %v of its 2000 turns", turns)
+	}
+}

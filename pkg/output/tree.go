@@ -76,6 +76,10 @@ type Tree struct {
 	files  int
 	bytes  int64
 	unlock func()
+	// writing counts the WriteFile calls under way, which Abort waits for
+	// before it removes the tree (a write racing the removal would make
+	// its folder again, and leave a tree behind).
+	writing sync.WaitGroup
 	// abortOnce makes Abort's removal happen once; stopAbort cancels
 	// AbortOn's watch (it reports false when Abort already ran).
 	abortOnce sync.Once
@@ -239,6 +243,10 @@ func (t *Tree) Prepare(rels []string) error {
 		dirs = append(dirs, d)
 	}
 	sort.Strings(dirs) // a parent sorts before its children
+	if !t.startWrite() {
+		return errors.New("the build was stopped")
+	}
+	defer t.writing.Done()
 	for _, d := range dirs {
 		if err := os.Mkdir(filepath.Join(t.tmp, filepath.FromSlash(d)), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 			return err
@@ -259,12 +267,10 @@ func (t *Tree) WriteFile(rel string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	t.mu.Lock()
-	aborted := t.aborted
-	t.mu.Unlock()
-	if aborted {
+	if !t.startWrite() {
 		return fmt.Errorf("%s: the build was stopped", rel)
 	}
+	defer t.writing.Done()
 	if dir := path.Dir(rel); dir != "." {
 		t.mu.Lock()
 		known := t.dirs[dir]
@@ -293,6 +299,18 @@ func (t *Tree) WriteFile(rel string, data []byte) error {
 	return nil
 }
 
+// startWrite counts a write under way, unless Abort was called (false);
+// the caller calls t.writing.Done when it is done.
+func (t *Tree) startWrite() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.aborted {
+		return false
+	}
+	t.writing.Add(1)
+	return true
+}
+
 // mkdir creates dir with one system call when its parent exists (Prepare
 // made sure of that for planned files), else with its missing parents. It
 // reports whether dir existed already.
@@ -311,12 +329,16 @@ func (t *Tree) mkdir(dir string) (existed bool, err error) {
 }
 
 // Abort removes the temporary tree; the previous output stays untouched.
-// It may be called more than once, from any goroutine.
+// It may be called more than once, from any goroutine (on Ctrl+C, while
+// pages are still written): it refuses writes from then on, waits for the
+// ones under way (each one file) and removes the tree; later calls return
+// when the first is done.
 func (t *Tree) Abort() {
 	t.mu.Lock()
 	t.aborted = true
 	t.mu.Unlock()
 	t.abortOnce.Do(func() {
+		t.writing.Wait()
 		os.RemoveAll(t.stage)
 		t.release()
 	})

@@ -399,3 +399,41 @@ func TestAbortOnCancel(t *testing.T) {
 	}
 	next.Abort()
 }
+
+// TestAbortDuringWrites: Abort while many goroutines write files into new
+// folders leaves no temporary tree (a write racing the removal made its
+// folder, and the tree's, again).
+func TestAbortDuringWrites(t *testing.T) {
+	dir := t.TempDir()
+	for run := range 40 {
+		tr, err := Begin(filepath.Join(dir, "public"), "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		started := make(chan struct{}, 8)
+		done := make(chan struct{})
+		for w := range 8 {
+			go func() {
+				defer func() { done <- struct{}{} }()
+				for i := 0; i < 25; i++ {
+					if i == 0 {
+						started <- struct{}{}
+					}
+					if tr.WriteFile(fmt.Sprintf("w%d/p%d/deep/index.html", w, i), []byte("x")) != nil {
+						return
+					}
+				}
+			}()
+		}
+		for range 8 {
+			<-started
+		}
+		tr.Abort()
+		for range 8 {
+			<-done
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+			t.Fatalf("run %d: left %s after Abort", run, ents[0].Name())
+		}
+	}
+}
