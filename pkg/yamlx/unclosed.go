@@ -100,7 +100,7 @@ func unclosedOpening(line string) (opening, bool) {
 }
 
 // closingQuote is the index of the quote closing the string opened at rs[at],
-// or -1 when the line ends first. In '...' a quote is written ”, in "..."
+// or -1 when the line ends first. In single quotes a quote is doubled, in "..."
 // a backslash escapes the next character.
 func closingQuote(rs []rune, at int) int {
 	q := rs[at]
