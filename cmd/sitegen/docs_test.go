@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// TestDocsMinimalSite: the complete minimal site shown in
+// docs/content-model.md is testdata/sites/minimal file for file, and it
+// builds and passes sitegen check with no errors.
+func TestDocsMinimalSite(t *testing.T) {
+	md, err := os.ReadFile("../../docs/content-model.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)\n```txtar\n(.*?)```\n").FindSubmatch(md)
+	if m == nil {
+		t.Fatal("docs/content-model.md has no ```txtar block with the minimal site")
+	}
+	doc := txtar.Parse(m[1])
+	if len(bytes.TrimSpace(doc.Comment)) != 0 {
+		t.Errorf("text before the first file in the doc's block: %q", doc.Comment)
+	}
+	const fixture = "../../testdata/sites/minimal"
+	want := map[string][]byte{}
+	err = filepath.WalkDir(fixture, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(fixture, p)
+		want[filepath.ToSlash(rel)] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := t.TempDir()
+	for _, f := range doc.Files {
+		w, ok := want[f.Name]
+		switch {
+		case !ok:
+			t.Errorf("the doc shows %s, which testdata/sites/minimal does not have", f.Name)
+		case !bytes.Equal(f.Data, w):
+			t.Errorf("the doc's %s differs from testdata/sites/minimal/%s:\ndoc:\n%s\nfixture:\n%s", f.Name, f.Name, f.Data, w)
+		}
+		delete(want, f.Name)
+		if err := os.MkdirAll(filepath.Join(site, filepath.Dir(f.Name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(site, f.Name), f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name := range want {
+		t.Errorf("testdata/sites/minimal/%s is not shown in the doc", name)
+	}
+
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	out := filepath.Join(t.TempDir(), "public")
+	for _, args := range [][]string{
+		{"build", "--source", site, "--out", out, "--date", "2026-01-15"},
+		{"check", "--source", site, "--date", "2026-01-15"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+			t.Fatalf("sitegen %s exited %d:\n%s%s", strings.Join(args, " "), code, stdout.String(), stderr.String())
+		}
+		if args[0] == "check" && !strings.Contains(stdout.String()+stderr.String(), "0 error(s)") {
+			t.Errorf("sitegen check:\n%s%s", stdout.String(), stderr.String())
+		}
+	}
+	for _, f := range []string{"en/index.html", "pl/index.html", "index.html", "sitemap.xml"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("the build wrote no %s: %v", f, err)
+		}
+	}
+}
