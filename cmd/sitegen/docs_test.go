@@ -84,3 +84,52 @@ func TestDocsMinimalSite(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsLinks: every relative link in docs/*.md and README.md names a file
+// of the repository and, with #anchor, a heading of that Markdown file (as
+// GitHub makes anchors), so moving a section cannot leave a link behind.
+func TestDocsLinks(t *testing.T) {
+	pages, _ := filepath.Glob("../../docs/*.md")
+	pages = append(pages, "../../README.md")
+	fence := regexp.MustCompile("(?ms)^```.*?^```")
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	headings := map[string]map[string]bool{}
+	anchors := func(file string) map[string]bool {
+		if h, ok := headings[file]; ok {
+			return h
+		}
+		b, _ := os.ReadFile(file)
+		h := map[string]bool{}
+		for _, m := range regexp.MustCompile(`(?m)^#+ (.*)$`).FindAllSubmatch(fence.ReplaceAll(b, nil), -1) {
+			a := strings.ToLower(strings.TrimSpace(string(m[1])))
+			a = regexp.MustCompile(`[^\p{L}\p{N}_\- ]`).ReplaceAllString(a, "")
+			h[strings.ReplaceAll(a, " ", "-")] = true
+		}
+		headings[file] = h
+		return h
+	}
+	for _, page := range pages {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllSubmatch(fence.ReplaceAll(b, nil), -1) {
+			u := string(m[1])
+			if strings.Contains(u, ":") {
+				continue // https:, mailto:
+			}
+			file, frag, _ := strings.Cut(u, "#")
+			target := page
+			if file != "" {
+				target = filepath.Join(filepath.Dir(page), file)
+			}
+			if _, err := os.Stat(target); err != nil {
+				t.Errorf("%s: link %s: no such file", page, u)
+				continue
+			}
+			if frag != "" && strings.HasSuffix(target, ".md") && !anchors(target)[frag] {
+				t.Errorf("%s: link %s: %s has no heading with the anchor #%s", page, u, target, frag)
+			}
+		}
+	}
+}
