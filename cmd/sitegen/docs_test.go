@@ -6,11 +6,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"sitegen/pkg/config"
 )
 
 // TestDocsMinimalSite: the complete minimal site shown in
@@ -131,5 +134,38 @@ func TestDocsLinks(t *testing.T) {
 				t.Errorf("%s: link %s: %s has no heading with the anchor #%s", page, u, target, frag)
 			}
 		}
+	}
+}
+
+// TestDocsSiteYAMLKeys: the site.yaml table of docs/content-model.md has a
+// row for every key config.Config decodes (a row "images.maxPixels" counts
+// for images), and no row for a key it does not.
+func TestDocsSiteYAMLKeys(t *testing.T) {
+	md, err := os.ReadFile("../../docs/content-model.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(md), "\n## site.yaml\n")
+	if !ok {
+		t.Fatal(`docs/content-model.md has no "## site.yaml" section`)
+	}
+	table, _, _ = strings.Cut(table, "\n## ")
+	documented := map[string]bool{}
+	for _, m := range regexp.MustCompile("(?m)^\\| `([A-Za-z]+)[.`]").FindAllStringSubmatch(table, -1) {
+		documented[m[1]] = true
+	}
+	typ := reflect.TypeOf(config.Config{})
+	for i := 0; i < typ.NumField(); i++ {
+		key, _, _ := strings.Cut(typ.Field(i).Tag.Get("yaml"), ",")
+		if key == "" || key == "-" {
+			continue
+		}
+		if !documented[key] {
+			t.Errorf("site.yaml key %s (config.Config.%s) has no row in docs/content-model.md's site.yaml table", key, typ.Field(i).Name)
+		}
+		delete(documented, key)
+	}
+	for key := range documented {
+		t.Errorf("docs/content-model.md's site.yaml table documents %s, which site.yaml does not have", key)
 	}
 }
