@@ -14,6 +14,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"sitegen/pkg/config"
+	"sitegen/pkg/schema"
 )
 
 // TestDocsMinimalSite: the complete minimal site shown in
@@ -167,5 +168,39 @@ func TestDocsSiteYAMLKeys(t *testing.T) {
 	}
 	for key := range documented {
 		t.Errorf("docs/content-model.md's site.yaml table documents %s, which site.yaml does not have", key)
+	}
+}
+
+// TestDocsFrontMatterKeys: the front matter example of docs/content-model.md
+// shows every key a page and a section may have (schema.FrontMatterKeys, the
+// keys the engine decodes), and no other.
+func TestDocsFrontMatterKeys(t *testing.T) {
+	md, err := os.ReadFile("../../docs/content-model.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)\n## Pages \\(front matter\\)\n+```markdown\n---\n(.*?)\n---\n").FindSubmatch(md)
+	if m == nil {
+		t.Fatal("docs/content-model.md has no front matter example under \"## Pages (front matter)\"")
+	}
+	shown := map[string]map[string]bool{"page": {}, "section": {}}
+	for _, line := range strings.Split(string(m[1]), "\n") {
+		if k := regexp.MustCompile(`^([a-z]+):`).FindStringSubmatch(line); k != nil {
+			shown["page"][k[1]] = true
+		} else if k := regexp.MustCompile(`^\s+(?:- )?([a-z]+):`).FindStringSubmatch(line); k != nil {
+			shown["section"][k[1]] = true
+		}
+	}
+	page, section := schema.FrontMatterKeys()
+	for kind, keys := range map[string]map[string]bool{"page": page, "section": section} {
+		for k := range keys {
+			if !shown[kind][k] {
+				t.Errorf("the front matter example lacks the %s key %s", kind, k)
+			}
+			delete(shown[kind], k)
+		}
+		for k := range shown[kind] {
+			t.Errorf("the front matter example shows a %s key %s the engine does not read", kind, k)
+		}
 	}
 }
