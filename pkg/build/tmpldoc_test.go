@@ -55,14 +55,34 @@ func TestTemplateDocExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	updated, at := string(md), 0
 	for i, r := range runs {
 		m := regexp.MustCompile(fmt.Sprintf(`(?s)<doc-example-%d>(.*?)</doc-example-%d>`, i, i)).FindSubmatch(page)
 		if m == nil {
 			t.Errorf("docs/templates.md:%d (%s): no output found in the page", r.ex.Line, r.name)
 			continue
 		}
-		if got, want := strings.TrimSpace(string(m[1])), strings.TrimSpace(r.ex.Want); got != want {
-			t.Errorf("docs/templates.md:%d (%s): the example renders\n%s\nthe doc says\n%s", r.ex.Line, r.name, got, want)
+		got, want := strings.TrimSpace(string(m[1])), strings.TrimSpace(r.ex.Want)
+		if *update {
+			// -update writes what each example renders under it (an asset's
+			// hash changes with esbuild or the loader): review the diff.
+			old := "```go-html-template\n" + r.ex.Input + "```\n```html\n" + r.ex.Want + "```\n"
+			j := strings.Index(updated[at:], old)
+			if j < 0 {
+				t.Fatalf("docs/templates.md:%d: cannot find the example to update", r.ex.Line)
+			}
+			repl := "```go-html-template\n" + r.ex.Input + "```\n```html\n" + got + "\n```\n"
+			updated = updated[:at+j] + repl + updated[at+j+len(old):]
+			at += j + len(repl)
+			continue
+		}
+		if got != want {
+			t.Errorf("docs/templates.md:%d (%s): the example renders\n%s\nthe doc says\n%s\n(go test ./pkg/build -run TestTemplateDocExamples -update writes the outputs into the doc)", r.ex.Line, r.name, got, want)
+		}
+	}
+	if *update {
+		if err := os.WriteFile("../../docs/templates.md", []byte(updated), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
