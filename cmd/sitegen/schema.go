@@ -24,7 +24,7 @@ func newSchema(stdout io.Writer) *cobra.Command {
 			`  "yaml.schemas": {".sitegen-data.schema.json": "content/*/data/*.yaml"}` + "\n\n" +
 			"With --front-matter it prints the schema of a page's front matter instead (the engine's keys,\n" +
 			"params as declared by the page: and sections: blocks of " + schema.FileName + "), for a front matter\n" +
-			"validator such as remark-lint-frontmatter-schema: see docs/authoring.md.",
+			"validator such as remark-lint-frontmatter-schema: see docs/content-model.md.",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return usageError{errUnexpected(args[0])}

@@ -289,7 +289,7 @@ func Load(fsys fs.FS) (*Config, error) {
 func Parse(src []byte) (*Config, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
-		return nil, yamlx.SyntaxError(FileName, err)
+		return nil, yamlx.SyntaxError(FileName, src, err, 0)
 	}
 	var c Config
 	var errs diag.List

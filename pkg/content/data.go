@@ -25,7 +25,7 @@ func ParseData(sch *schema.Schema, file, base string, src []byte) ([]*DataSet, d
 	var errs diag.List
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
-		errs.AddErr(diag.Pos{File: file}, yamlx.SyntaxError(file, err))
+		errs.AddErr(diag.Pos{File: file}, yamlx.SyntaxError(file, src, err, 0))
 		return nil, errs
 	}
 	if len(doc.Content) == 0 {

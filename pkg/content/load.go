@@ -120,7 +120,7 @@ func parseStrings(file string, src []byte) (map[string]string, diag.List) {
 	var errs diag.List
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
-		errs.AddErr(diag.Pos{File: file}, yamlx.SyntaxError(file, err))
+		errs.AddErr(diag.Pos{File: file}, yamlx.SyntaxError(file, src, err, 0))
 		return nil, errs
 	}
 	m := map[string]string{}

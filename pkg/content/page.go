@@ -117,7 +117,7 @@ func ParsePage(file, lang, rel string, src []byte) (*Page, diag.List) {
 	p := &Page{Lang: lang, File: file, Body: body, BodyLine: 3 + bytes.Count(fm, []byte("\n")), Sum: sha256.Sum256(src)}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(fm, &doc); err != nil {
-		errs.AddErr(diag.Pos{File: file}, yamlx.SyntaxError(file, err, 1))
+		errs.AddErr(diag.Pos{File: file}, yamlx.SyntaxError(file, fm, err, 1))
 		return nil, errs
 	}
 	if len(doc.Content) == 0 {

@@ -152,7 +152,7 @@ func Parse(file string, src []byte) (*Schema, error) {
 	var errs diag.List
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
-		errs.AddErr(diag.Pos{File: file}, yamlx.SyntaxError(file, err))
+		errs.AddErr(diag.Pos{File: file}, yamlx.SyntaxError(file, src, err, 0))
 		return nil, errs.Err()
 	}
 	if len(doc.Content) == 0 {

@@ -50,7 +50,7 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		var doc yaml.Node
 		if err := yaml.Unmarshal(src, &doc); err != nil {
-			if d := SyntaxError("f.yaml", err); d == nil || !strings.HasPrefix(d.Error(), "f.yaml") {
+			if d := SyntaxError("f.yaml", src, err, 0); d == nil || !strings.HasPrefix(d.Error(), "f.yaml") {
 				t.Fatalf("syntax error without the file: %v", d)
 			}
 			return

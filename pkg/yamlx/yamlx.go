@@ -56,26 +56,35 @@ func Index(n *yaml.Node, i int) *yaml.Node {
 
 var lineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-// SyntaxError turns a yaml.v3 parse error into a diagnostic, shifting its line
-// by lineOffset lines (for YAML embedded after other text, like front matter).
-func SyntaxError(file string, err error, lineOffset ...int) error {
-	off := 0
-	if len(lineOffset) > 0 {
-		off = lineOffset[0]
-	}
+// SyntaxError turns a yaml.v3 parse error of src into a diagnostic, shifting
+// its line by lineOffset lines (for YAML embedded after other text, like
+// front matter). When the reported line opens a quoted string or a flow
+// list or mapping that it does not close, the diagnostic points at that
+// opening, with the column, and says what is left open.
+func SyntaxError(file string, src []byte, err error, lineOffset int) error {
 	msg := err.Error()
 	if m := lineRE.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		if strings.HasPrefix(m[2], "did not find expected") {
 			line++ // yaml.v3 reports these at its 0-based context mark
 		}
-		return diag.New(diag.Pos{File: file, Line: line + off}, "YAML syntax error: %s", m[2])
+		pos := diag.Pos{File: file, Line: line + lineOffset}
+		// yaml.v3 gives the line where an unclosed string or flow
+		// collection opens, except on the first line (its mark 0 reads as
+		// "none"), where it gives the line of the problem instead.
+		for _, n := range []int{line, 1} {
+			if o, ok := unclosedOpening(sourceLine(src, n)); ok && o.explains(m[2]) {
+				pos.Line, pos.Col = n+lineOffset, o.col
+				return diag.New(pos, "YAML syntax error: %s (%s)", o.what(), m[2]).WithHint("%s", o.hint())
+			}
+		}
+		return diag.New(pos, "YAML syntax error: %s", m[2])
 	}
 	var te *yaml.TypeError
 	if errors.As(err, &te) {
-		return diag.New(diag.Pos{File: file, Line: 1 + off}, "%s", strings.Join(te.Errors, "; "))
+		return diag.New(diag.Pos{File: file, Line: 1 + lineOffset}, "%s", strings.Join(te.Errors, "; "))
 	}
-	return diag.New(diag.Pos{File: file, Line: 1 + off}, "YAML syntax error: %s", strings.TrimPrefix(msg, "yaml: "))
+	return diag.New(diag.Pos{File: file, Line: 1 + lineOffset}, "YAML syntax error: %s", strings.TrimPrefix(msg, "yaml: "))
 }
 
 // Resolve follows aliases and unwraps a document node.

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"sitegen/pkg/config"
+	"sitegen/pkg/schema"
+)
+
+// TestDocsMinimalSite: the complete minimal site shown in
+// docs/content-model.md is testdata/sites/minimal file for file, and it
+// builds and passes sitegen check with no errors.
+func TestDocsMinimalSite(t *testing.T) {
+	md, err := os.ReadFile("../../docs/content-model.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)\n```txtar\n(.*?)```\n").FindSubmatch(md)
+	if m == nil {
+		t.Fatal("docs/content-model.md has no ```txtar block with the minimal site")
+	}
+	doc := txtar.Parse(m[1])
+	if len(bytes.TrimSpace(doc.Comment)) != 0 {
+		t.Errorf("text before the first file in the doc's block: %q", doc.Comment)
+	}
+	const fixture = "../../testdata/sites/minimal"
+	want := map[string][]byte{}
+	err = filepath.WalkDir(fixture, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(fixture, p)
+		want[filepath.ToSlash(rel)] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := t.TempDir()
+	for _, f := range doc.Files {
+		w, ok := want[f.Name]
+		switch {
+		case !ok:
+			t.Errorf("the doc shows %s, which testdata/sites/minimal does not have", f.Name)
+		case !bytes.Equal(f.Data, w):
+			t.Errorf("the doc's %s differs from testdata/sites/minimal/%s:\ndoc:\n%s\nfixture:\n%s", f.Name, f.Name, f.Data, w)
+		}
+		delete(want, f.Name)
+		if err := os.MkdirAll(filepath.Join(site, filepath.Dir(f.Name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(site, f.Name), f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name := range want {
+		t.Errorf("testdata/sites/minimal/%s is not shown in the doc", name)
+	}
+
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	out := filepath.Join(t.TempDir(), "public")
+	for _, args := range [][]string{
+		{"build", "--source", site, "--out", out, "--date", "2026-01-15"},
+		{"check", "--source", site, "--date", "2026-01-15"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+			t.Fatalf("sitegen %s exited %d:\n%s%s", strings.Join(args, " "), code, stdout.String(), stderr.String())
+		}
+		if args[0] == "check" && !strings.Contains(stdout.String()+stderr.String(), "0 error(s)") {
+			t.Errorf("sitegen check:\n%s%s", stdout.String(), stderr.String())
+		}
+	}
+	for _, f := range []string{"en/index.html", "pl/index.html", "index.html", "sitemap.xml"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("the build wrote no %s: %v", f, err)
+		}
+	}
+}
+
+// TestDocsLinks: every relative link in docs/*.md and README.md names a file
+// of the repository and, with #anchor, a heading of that Markdown file (as
+// GitHub makes anchors), so moving a section cannot leave a link behind.
+func TestDocsLinks(t *testing.T) {
+	pages, _ := filepath.Glob("../../docs/*.md")
+	pages = append(pages, "../../README.md")
+	fence := regexp.MustCompile("(?ms)^```.*?^```")
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	headings := map[string]map[string]bool{}
+	anchors := func(file string) map[string]bool {
+		if h, ok := headings[file]; ok {
+			return h
+		}
+		b, _ := os.ReadFile(file)
+		h := map[string]bool{}
+		for _, m := range regexp.MustCompile(`(?m)^#+ (.*)$`).FindAllSubmatch(fence.ReplaceAll(b, nil), -1) {
+			a := strings.ToLower(strings.TrimSpace(string(m[1])))
+			a = regexp.MustCompile(`[^\p{L}\p{N}_\- ]`).ReplaceAllString(a, "")
+			h[strings.ReplaceAll(a, " ", "-")] = true
+		}
+		headings[file] = h
+		return h
+	}
+	for _, page := range pages {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllSubmatch(fence.ReplaceAll(b, nil), -1) {
+			u := string(m[1])
+			if strings.Contains(u, ":") {
+				continue // https:, mailto:
+			}
+			file, frag, _ := strings.Cut(u, "#")
+			target := page
+			if file != "" {
+				target = filepath.Join(filepath.Dir(page), file)
+			}
+			if _, err := os.Stat(target); err != nil {
+				t.Errorf("%s: link %s: no such file", page, u)
+				continue
+			}
+			if frag != "" && strings.HasSuffix(target, ".md") && !anchors(target)[frag] {
+				t.Errorf("%s: link %s: %s has no heading with the anchor #%s", page, u, target, frag)
+			}
+		}
+	}
+}
+
+// TestDocsSiteYAMLKeys: the site.yaml table of docs/content-model.md has a
+// row for every key config.Config decodes (a row "images.maxPixels" counts
+// for images), and no row for a key it does not.
+func TestDocsSiteYAMLKeys(t *testing.T) {
+	md, err := os.ReadFile("../../docs/content-model.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(md), "\n## site.yaml\n")
+	if !ok {
+		t.Fatal(`docs/content-model.md has no "## site.yaml" section`)
+	}
+	table, _, _ = strings.Cut(table, "\n## ")
+	documented := map[string]bool{}
+	for _, m := range regexp.MustCompile("(?m)^\\| `([A-Za-z]+)[.`]").FindAllStringSubmatch(table, -1) {
+		documented[m[1]] = true
+	}
+	typ := reflect.TypeOf(config.Config{})
+	for i := 0; i < typ.NumField(); i++ {
+		key, _, _ := strings.Cut(typ.Field(i).Tag.Get("yaml"), ",")
+		if key == "" || key == "-" {
+			continue
+		}
+		if !documented[key] {
+			t.Errorf("site.yaml key %s (config.Config.%s) has no row in docs/content-model.md's site.yaml table", key, typ.Field(i).Name)
+		}
+		delete(documented, key)
+	}
+	for key := range documented {
+		t.Errorf("docs/content-model.md's site.yaml table documents %s, which site.yaml does not have", key)
+	}
+}
+
+// TestDocsFrontMatterKeys: the front matter example of docs/content-model.md
+// shows every key a page and a section may have (schema.FrontMatterKeys, the
+// keys the engine decodes), and no other.
+func TestDocsFrontMatterKeys(t *testing.T) {
+	md, err := os.ReadFile("../../docs/content-model.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)\n## Pages \\(front matter\\)\n+```markdown\n---\n(.*?)\n---\n").FindSubmatch(md)
+	if m == nil {
+		t.Fatal("docs/content-model.md has no front matter example under \"## Pages (front matter)\"")
+	}
+	shown := map[string]map[string]bool{"page": {}, "section": {}}
+	for _, line := range strings.Split(string(m[1]), "\n") {
+		if k := regexp.MustCompile(`^([a-z]+):`).FindStringSubmatch(line); k != nil {
+			shown["page"][k[1]] = true
+		} else if k := regexp.MustCompile(`^\s+(?:- )?([a-z]+):`).FindStringSubmatch(line); k != nil {
+			shown["section"][k[1]] = true
+		}
+	}
+	page, section := schema.FrontMatterKeys()
+	for kind, keys := range map[string]map[string]bool{"page": page, "section": section} {
+		for k := range keys {
+			if !shown[kind][k] {
+				t.Errorf("the front matter example lacks the %s key %s", kind, k)
+			}
+			delete(shown[kind], k)
+		}
+		for k := range shown[kind] {
+			t.Errorf("the front matter example shows a %s key %s the engine does not read", kind, k)
+		}
+	}
+}
