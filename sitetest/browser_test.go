@@ -143,7 +143,7 @@ func TestBrowser(t *testing.T) {
 		{"IslandGeometry", s.testIslandGeometry},
 		{"RotatingTextHeight", s.testRotatingTextHeight},
 		{"LoadPriorities", s.testLoadPriorities},
-		{"FontsAfterLoad", s.testFontsAfterLoad},
+		{"FirstVisitFonts", s.testFirstVisitFonts},
 		{"PrefetchWhenIdle", s.testPrefetchWhenIdle},
 		{"ContactFormFirst", s.testContactFormFirst},
 		{"NoBrokenWords", s.testNoBrokenWords},
