@@ -42,7 +42,7 @@ const firstVisitJS = `(async () => {
     for (const e of list) {
       if (e.hadRecentInput) continue;
       shift += e.value;
-      shifts.push(e.value.toFixed(4) + ' at ' + Math.round(e.startTime) + ' ms ' + (e.sources || []).map((s) => s.node && s.node.nodeName + '.' + (s.node.className || '')).join(','));
+      shifts.push(e.value.toFixed(4) + ' at ' + Math.round(e.startTime) + ' ms ' + (e.sources || []).map((s) => (s.node ? s.node.nodeName + '.' + (s.node.className || '') : '?') + ' ' + [s.previousRect, s.currentRect].map((r) => Math.round(r.x) + ',' + Math.round(r.y) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height)).join(' -> ')).join('; '));
     }
   };
   const po = new PerformanceObserver((l) => note(l.getEntries()));
