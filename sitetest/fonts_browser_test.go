@@ -25,8 +25,10 @@ const lateFontLatency = 700
 
 // firstVisit is what a page says once its fonts are ready.
 type firstVisit struct {
-	Shift  float64  `json:"shift"`  // the layout shift score so far (no input)
+	Shift  float64  `json:"shift"`  // the layout shift score once the document was parsed (no input)
 	Shifts []string `json:"shifts"` // each shift and its sources
+	Early  []string `json:"early"`  // shifts while the document was still being parsed
+	Parsed float64  `json:"parsed"` // domInteractive
 	FCP    float64  `json:"fcp"`    // first-contentful-paint
 	Fonts  []string `json:"fonts"`  // the .woff2 files fetched, with when each ended
 	Ended  float64  `json:"ended"`  // when the last of them ended
@@ -36,13 +38,14 @@ const firstVisitJS = `(async () => {
   await document.fonts.ready;
   const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
   await frame(); await frame();
-  const shifts = [];
+  const shifts = [], early = [];
   let shift = 0;
+  const parsed = performance.getEntriesByType('navigation')[0].domInteractive;
   const note = (list) => {
     for (const e of list) {
       if (e.hadRecentInput) continue;
-      shift += e.value;
-      shifts.push(e.value.toFixed(4) + ' at ' + Math.round(e.startTime) + ' ms ' + (e.sources || []).map((s) => (s.node ? s.node.nodeName + '.' + (s.node.className || '') : '?') + ' ' + [s.previousRect, s.currentRect].map((r) => Math.round(r.x) + ',' + Math.round(r.y) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height)).join(' -> ')).join('; '));
+      if (e.startTime >= parsed) shift += e.value;
+      (e.startTime >= parsed ? shifts : early).push(e.value.toFixed(4) + ' at ' + Math.round(e.startTime) + ' ms ' + (e.sources || []).map((s) => (s.node ? s.node.nodeName + '.' + (s.node.className || '') : '?') + ' ' + [s.previousRect, s.currentRect].map((r) => Math.round(r.x) + ',' + Math.round(r.y) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height)).join(' -> ')).join('; '));
     }
   };
   const po = new PerformanceObserver((l) => note(l.getEntries()));
@@ -53,7 +56,7 @@ const firstVisitJS = `(async () => {
   const fcp = performance.getEntriesByName('first-contentful-paint')[0];
   const fonts = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.woff2'));
   return {
-    shift, shifts,
+    shift, shifts, early, parsed,
     fcp: fcp ? fcp.startTime : 0,
     fonts: fonts.map((e) => new URL(e.name).pathname + ' ended ' + Math.round(e.responseEnd) + ' ms'),
     ended: Math.max(0, ...fonts.map((e) => e.responseEnd)),
@@ -104,10 +107,18 @@ func (s *browserSuite) checkFirstVisitFonts(t *testing.T, w int64, p string, lat
 	if len(got.Fonts) == 0 {
 		t.Fatalf("no web font fetched on a first visit")
 	}
-	if late && got.Ended <= got.FCP {
-		t.Fatalf("precondition: the delayed fonts ended at %.0f ms, before the first contentful paint at %.0f ms: %v", got.Ended, got.FCP, got.Fonts)
+	if late && got.Ended <= max(got.FCP, got.Parsed) {
+		t.Fatalf("precondition: the delayed fonts ended at %.0f ms, before the first contentful paint at %.0f ms or the end of parsing at %.0f ms: %v", got.Ended, got.FCP, got.Parsed, got.Fonts)
 	}
-	t.Logf("first paint %.0f ms, fonts ended %.0f ms, layout shift %.4f", got.FCP, got.Ended, got.Shift)
+	t.Logf("first paint %.0f ms, parsed %.0f ms, fonts ended %.0f ms, layout shift %.4f", got.FCP, got.Parsed, got.Ended, got.Shift)
+	// A shift while the parser still adds the page (a first paint of part
+	// of the document on a loaded machine: the hero grew as its last lines
+	// arrived, 0.058 once in a full suite run at load average 12) is the
+	// document arriving, not a font; it is logged, not counted. The late
+	// fonts end after the parse (checked above), so their swap is counted.
+	if len(got.Early) > 0 {
+		t.Logf("shifts before the document was parsed (%.0f ms), not counted: %v", got.Parsed, got.Early)
+	}
 	if got.Shift > 0.01 {
 		t.Errorf("layout shift %.4f > 0.01 (first paint %.0f ms, fonts %v): %v", got.Shift, got.FCP, got.Fonts, got.Shifts)
 	}
