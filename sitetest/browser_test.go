@@ -148,6 +148,7 @@ func TestBrowser(t *testing.T) {
 		{"ContactFormFirst", s.testContactFormFirst},
 		{"NoBrokenWords", s.testNoBrokenWords},
 		{"PeopleRows", s.testPeopleRows},
+		{"HeaderDrawings", s.testHeaderDrawings},
 	})
 	t.Logf("browser suite took %v", time.Since(start).Round(time.Millisecond))
 }
