@@ -143,11 +143,12 @@ func TestBrowser(t *testing.T) {
 		{"IslandGeometry", s.testIslandGeometry},
 		{"RotatingTextHeight", s.testRotatingTextHeight},
 		{"LoadPriorities", s.testLoadPriorities},
-		{"FontsAfterLoad", s.testFontsAfterLoad},
+		{"FirstVisitFonts", s.testFirstVisitFonts},
 		{"PrefetchWhenIdle", s.testPrefetchWhenIdle},
 		{"ContactFormFirst", s.testContactFormFirst},
 		{"NoBrokenWords", s.testNoBrokenWords},
 		{"PeopleRows", s.testPeopleRows},
+		{"HeaderDrawings", s.testHeaderDrawings},
 	})
 	t.Logf("browser suite took %v", time.Since(start).Round(time.Millisecond))
 }

@@ -5,139 +5,171 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
-	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/css"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
 
-// fontState is what a page says about its web fonts.
-type fontState struct {
-	Class     bool     // <html> has sg-fonts
-	Stored    string   // localStorage sg-fonts
-	Body      string   // the body's computed font-family
-	LoadEnd   float64  // the navigation's loadEventEnd
-	Fonts     []string // the .woff2 files fetched, by resource timing
-	Before    []string // those whose fetch started before the load event ended
-	Loaded    []string // the families of the FontFaces loaded
-	FontsUsed bool     // document.fonts.check for the text face
+// firstVisitPages are the pages TestBrowser/FirstVisitFonts opens on a
+// first visit: Polish pages (their Polish letters come from files of their
+// own) and English ones; heroes with a drawing beside the heading, and the
+// pages whose text flows from the top (contact, reports, 404), where a swap
+// without the fallbacks' metrics shifted the page by 0.012-0.10.
+var firstVisitPages = []string{"/pl/", "/en/solutions/sales/", "/pl/o-nas/kontakt/", "/pl/dla-inwestorow/raporty/", "/en/404.html"}
+
+// lateFontLatency delays every web font in the "late" case, so each one
+// arrives well after the first paint (checked), as on a slow mobile link.
+const lateFontLatency = 700
+
+// firstVisit is what a page says once its fonts are ready.
+type firstVisit struct {
+	Shift  float64  `json:"shift"`  // the layout shift score once the document was parsed (no input)
+	Shifts []string `json:"shifts"` // each shift and its sources
+	Early  []string `json:"early"`  // shifts while the document was still being parsed
+	Parsed float64  `json:"parsed"` // domInteractive
+	FCP    float64  `json:"fcp"`    // first-contentful-paint
+	Fonts  []string `json:"fonts"`  // the .woff2 files fetched, with when each ended
+	Ended  float64  `json:"ended"`  // when the last of them ended
 }
 
-const fontStateJS = `(async () => {
-  const nav = performance.getEntriesByType('navigation')[0];
+const firstVisitJS = `(async () => {
+  await document.fonts.ready;
+  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+  await frame(); await frame();
+  const shifts = [], early = [];
+  let shift = 0;
+  const parsed = performance.getEntriesByType('navigation')[0].domInteractive;
+  const note = (list) => {
+    for (const e of list) {
+      if (e.hadRecentInput) continue;
+      if (e.startTime >= parsed) shift += e.value;
+      (e.startTime >= parsed ? shifts : early).push(e.value.toFixed(4) + ' at ' + Math.round(e.startTime) + ' ms ' + (e.sources || []).map((s) => (s.node ? s.node.nodeName + '.' + (s.node.className || '') : '?') + ' ' + [s.previousRect, s.currentRect].map((r) => Math.round(r.x) + ',' + Math.round(r.y) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height)).join(' -> ')).join('; '));
+    }
+  };
+  const po = new PerformanceObserver((l) => note(l.getEntries()));
+  po.observe({ type: 'layout-shift', buffered: true });
+  await new Promise((r) => setTimeout(r, 100));
+  note(po.takeRecords());
+  po.disconnect();
+  const fcp = performance.getEntriesByName('first-contentful-paint')[0];
   const fonts = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.woff2'));
   return {
-    class: document.documentElement.classList.contains('sg-fonts'),
-    stored: String(localStorage.getItem('sg-fonts')),
-    body: getComputedStyle(document.body).fontFamily,
-    loadEnd: nav.loadEventEnd,
-    fonts: fonts.map((e) => new URL(e.name).pathname),
-    before: fonts.filter((e) => e.startTime < nav.loadEventEnd).map((e) => new URL(e.name).pathname),
-    loaded: [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family),
-    fontsUsed: document.fonts.check('16px "Inter Variable"', 'a'),
+    shift, shifts, early, parsed,
+    fcp: fcp ? fcp.startTime : 0,
+    fonts: fonts.map((e) => new URL(e.name).pathname + ' ended ' + Math.round(e.responseEnd) + ' ms'),
+    ended: Math.max(0, ...fonts.map((e) => e.responseEnd)),
   };
 })()`
 
-// testFontsAfterLoad: a first visit fetches no web font while the page
-// loads (Lighthouse's simulated LCP counted the fonts' download into every
-// page's LCP, bench/lighthouse) and renders in the metric-matched
-// fallbacks; once it has loaded, the runtime fetches the fonts into the
-// cache and records it, and the next full load uses them from its first
-// paint (the head's inline script, allowed by the CSP's hash, sets
-// sg-fonts). The page that fetched them keeps its fallbacks (no swap, no
-// shift).
-func (s *browserSuite) testFontsAfterLoad(t *testing.T) {
-	for _, w := range []int64{mobileWidth, desktopWidth} {
-		t.Run(fmt.Sprint(w), func(t *testing.T) {
-			tb := s.newTab(t, tabOptions{width: w, consent: "accept"})
-			defer tb.release()
-			tb.navigate("/pl/", 200)
-			tb.waitJS(`localStorage.getItem('sg-fonts') === '1'`, 10*time.Second, "the runtime to fetch the fonts after the load")
-			first := jsEval[fontState](tb, fontStateJS)
-			if first.Class || strings.Contains(first.Body, "Inter Variable") {
-				t.Errorf("first visit: sg-fonts %v, body font %q: want the fallbacks for the whole page view", first.Class, first.Body)
-			}
-			if len(first.Before) > 0 {
-				t.Errorf("first visit: fonts fetched before the load event ended (%.0f ms): %v", first.LoadEnd, first.Before)
-			}
-			for _, want := range []string{"/inter-latin-wght-", "/inter-pl-wght-", "/space-grotesk-latin-wght-", "/space-grotesk-pl-wght-"} {
-				if !brAny(first.Fonts, want) {
-					t.Errorf("first visit: %s* not fetched after the load (fetched %v)", want, first.Fonts)
+// testFirstVisitFonts: a first visit (empty cache, no storage) is in the
+// brand fonts: once document.fonts.ready resolves, the glyphs of the page's
+// h1 are drawn from Space Grotesk and those of its first paragraph from
+// Inter (the fonts the browser actually used, CSS.getPlatformFontsForNode,
+// not the computed font-family, which names the fallbacks too), and the
+// layout shift score is at most 0.01. In the "late" case every font answers
+// 700 ms late, so the first paint is in the metric-matched fallbacks and
+// the swap happens in view: the fallbacks' size-adjust and ascent/descent
+// overrides (assets/css/fonts.css) are what keep that swap from moving the
+// page. The preloads themselves are TestFontsPreloaded.
+func (s *browserSuite) testFirstVisitFonts(t *testing.T) {
+	for _, late := range []bool{false, true} {
+		for _, w := range []int64{mobileWidth, desktopWidth} {
+			for _, p := range firstVisitPages {
+				name := fmt.Sprintf("%d%s", w, p)
+				if late {
+					name = "late/" + name
 				}
+				t.Run(name, func(t *testing.T) { s.checkFirstVisitFonts(t, w, p, late) })
 			}
-			for _, f := range first.Fonts {
-				if strings.Contains(f, "latin-ext") {
-					t.Errorf("first visit: fetched %s, which a page of Polish and English text does not need", f)
-				}
-			}
-
-			// The next full load: the fonts from its first paint.
-			tb.navigate("/en/about-us/contact/", 200)
-			tb.waitJS(`document.readyState === 'complete'`, 5*time.Second, "the second page to load")
-			tb.waitJS(`document.fonts.status === 'loaded'`, 5*time.Second, "the second page's fonts")
-			second := jsEval[fontState](tb, fontStateJS)
-			if !second.Class || !strings.HasPrefix(second.Body, `"Inter Variable"`) {
-				t.Errorf("second page: sg-fonts %v, body font %q: want the web fonts (is the head's inline script allowed by the CSP?)", second.Class, second.Body)
-			}
-			if !second.FontsUsed || !brAny(second.Loaded, "Space Grotesk Variable") {
-				t.Errorf("second page: fonts loaded %v (Inter ready: %v), want Inter and Space Grotesk", second.Loaded, second.FontsUsed)
-			}
-			tb.checkNoErrors()
-		})
+		}
 	}
 }
 
-// testPrefetchWhenIdle: the prefetcher starts watching links only in idle
-// callbacks (or their timeout), never in the runtime's start: a URL per
-// link and the observer's first report on each held the main thread for
-// 65-100 ms at 4x CPU on the home page, counted by Lighthouse as blocking
-// time. Prefetching itself is TestRuntime/Prefetch.
-func (s *browserSuite) testPrefetchWhenIdle(t *testing.T) {
-	const record = `(() => {
-  const calls = (window.__observeCalls = { idle: 0, other: 0 });
-  let inIdle = 0;
-  const ric = window.requestIdleCallback;
-  window.requestIdleCallback = function (f, o) {
-    return ric.call(window, function (d) { inIdle++; try { return f(d); } finally { inIdle--; } }, o);
-  };
-  const obs = IntersectionObserver.prototype.observe;
-  IntersectionObserver.prototype.observe = function (el) {
-    if (el instanceof HTMLAnchorElement) calls[inIdle ? 'idle' : 'other']++;
-    return obs.call(this, el);
-  };
-})();`
-	tb := s.newTab(t, tabOptions{width: desktopWidth, consent: "accept"})
+func (s *browserSuite) checkFirstVisitFonts(t *testing.T, w int64, p string, late bool) {
+	tb := s.newTab(t, tabOptions{width: w, consent: "accept"})
 	defer tb.release()
-	var id cdppage.ScriptIdentifier
-	err := chromedp.Do(tb.ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		r, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: record})
-		if err == nil {
-			id = r.Identifier
+	if err := chromedp.Do(tb.ctx, cdpDo(network.ClearBrowserCache, cdp.Empty{})); err != nil {
+		t.Fatalf("clearing the cache: %v", err)
+	}
+	if late {
+		throttle := func(conds ...*network.Conditions) error {
+			return chromedp.Do(tb.ctx, cdpDo(network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: conds}))
 		}
-		return err
+		if err := throttle(&network.Conditions{URLPattern: s.base + "/*.woff2", Latency: lateFontLatency, DownloadThroughput: -1, UploadThroughput: -1}); err != nil {
+			t.Fatalf("delaying the fonts: %v", err)
+		}
+		defer throttle()
+	}
+	tb.navigate(p, 200)
+	got := jsEval[firstVisit](tb, firstVisitJS)
+	if len(got.Fonts) == 0 {
+		t.Fatalf("no web font fetched on a first visit")
+	}
+	if late && got.Ended <= max(got.FCP, got.Parsed) {
+		t.Fatalf("precondition: the delayed fonts ended at %.0f ms, before the first contentful paint at %.0f ms or the end of parsing at %.0f ms: %v", got.Ended, got.FCP, got.Parsed, got.Fonts)
+	}
+	t.Logf("first paint %.0f ms, parsed %.0f ms, fonts ended %.0f ms, layout shift %.4f", got.FCP, got.Parsed, got.Ended, got.Shift)
+	// A shift while the parser still adds the page (a first paint of part
+	// of the document on a loaded machine: the hero grew as its last lines
+	// arrived, 0.058 once in a full suite run at load average 12) is the
+	// document arriving, not a font; it is logged, not counted. The late
+	// fonts end after the parse (checked above), so their swap is counted.
+	if len(got.Early) > 0 {
+		t.Logf("shifts before the document was parsed (%.0f ms), not counted: %v", got.Parsed, got.Early)
+	}
+	if got.Shift > 0.01 {
+		t.Errorf("layout shift %.4f > 0.01 (first paint %.0f ms, fonts %v): %v", got.Shift, got.FCP, got.Fonts, got.Shifts)
+	}
+	// The first paragraph of the main text set in the text face (some
+	// pages open with a display-face paragraph).
+	if !jsEval[bool](tb, `(() => { const p = [...document.querySelectorAll('main p')].find((p) => getComputedStyle(p).fontFamily.startsWith('"Inter Variable"') && p.textContent.trim()); if (p) p.dataset.sgText = ''; return !!p; })()`) {
+		t.Fatalf("precondition: no paragraph in the text face")
+	}
+	for _, c := range []struct{ sel, family string }{
+		{"main h1", "Space Grotesk"},
+		{"[data-sg-text]", "Inter"},
+	} {
+		if used := platformFonts(tb, c.sel); !strings.HasPrefix(used, c.family) {
+			t.Errorf("%s drawn in %q, want %s (fonts fetched: %v)", c.sel, used, c.family, got.Fonts)
+		}
+	}
+	tb.checkNoErrors()
+}
+
+// platformFonts names the fonts the browser drew the text of the first
+// element matching sel with, the one that drew most glyphs first.
+func platformFonts(tb *tab, sel string) string {
+	tb.t.Helper()
+	ids, err := chromedp.Run(tb.ctx, chromedp.QueryNodeIDs(chromedp.CSS(sel)))
+	if err != nil || len(ids) == 0 {
+		tb.t.Fatalf("finding %s: %v", sel, err)
+	}
+	var fonts []*css.PlatformFontUsage
+	err = chromedp.Do(tb.ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		if _, err := chromedp.Call(ctx, css.Enable, cdp.Empty{}); err != nil {
+			return err
+		}
+		r, err := chromedp.Call(ctx, css.GetPlatformFontsForNode, css.GetPlatformFontsForNodeParams{NodeID: ids[0]})
+		if err != nil {
+			return err
+		}
+		fonts = r.Fonts
+		return nil
 	}))
 	if err != nil {
-		t.Fatal(err)
+		tb.t.Fatalf("the fonts of %s: %v", sel, err)
 	}
-	defer chromedp.Do(tb.ctx, cdpDo(cdppage.RemoveScriptToEvaluateOnNewDocument, cdppage.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: id}))
-	tb.navigate("/pl/", 200)
-	links := jsEval[int](tb, `document.querySelectorAll('a[href^="/"]').length`)
-	tb.waitJS(`window.__observeCalls.idle + window.__observeCalls.other >= `+fmt.Sprint(links/2), 5*time.Second, "the prefetcher to watch the page's links")
-	calls := jsEval[map[string]int](tb, `window.__observeCalls`)
-	if calls["other"] > 0 {
-		t.Errorf("%d links watched outside an idle callback (%d inside): the prefetcher's start must wait for idle time", calls["other"], calls["idle"])
-	}
-	if jsEval[string](tb, `document.documentElement.dataset.sgPrefetch`) != "3000,4,3000" {
-		t.Errorf("prefetch not on")
-	}
-}
-
-// brAny reports whether some item contains sub.
-func brAny(list []string, sub string) bool {
-	for _, s := range list {
-		if strings.Contains(s, sub) {
-			return true
+	var names []string
+	best := -1.0
+	for _, f := range fonts {
+		if f.GlyphCount > best {
+			best = f.GlyphCount
+			names = append([]string{f.FamilyName}, names...)
+		} else {
+			names = append(names, f.FamilyName)
 		}
 	}
-	return false
+	return strings.Join(names, ", ")
 }

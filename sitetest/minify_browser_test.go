@@ -78,9 +78,9 @@ func TestMinifiedLooksTheSame(t *testing.T) {
 		err := chromedp.Do(ctx,
 			chromedp.EmulateViewport(width, 900),
 			cdpDo(emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}),
-			// No web fonts: at font-display: optional whether a face makes
-			// it within ~100 ms is a matter of timing; the fallback faces
-			// lay both pages out the same every time.
+			// No web fonts: whether a face arrives before the first
+			// screenshot is a matter of timing; the fallback faces lay both
+			// pages out the same every time.
 			cdpDo(network.Enable, network.EnableParams{}),
 			cdpDo(network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: []*network.BlockPattern{{URLPattern: "*://*:*/*.woff2", Block: true}}}),
 			chromedp.Navigate(base+path),

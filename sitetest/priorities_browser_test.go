@@ -24,9 +24,9 @@ var priorityPages = []string{
 // asks for them), the build check (/page-data/app-data.json, fetched by the
 // runtime), island code (import() is high priority), and then the module
 // scripts, their preloads and the manifest at low priority each held the
-// mobile LCP back (bench/lighthouse). So a first visit fetches fonts only
-// after the load (TestBrowser/FontsAfterLoad: their requests are not checked
-// here), the module scripts, modulepreloads and the manifest sit in
+// mobile LCP back (bench/lighthouse). The fonts are preloaded on purpose, so
+// a first visit is in the brand fonts (TestFontsPreloaded, TestBrowser/
+// FirstVisitFonts: their requests are not checked here); the module scripts, modulepreloads and the manifest sit in
 // <template data-sg-late> until the inline late loader copies them into the
 // head after the load event (checked here by the order of the protocol's
 // events, not by any duration; TestLateElementsInTemplates checks the

@@ -1180,7 +1180,7 @@ func (rs *runtimeSuite) testStartTasks(t *testing.T) {
 	for _, m := range marks {
 		names = append(names, m.Name)
 	}
-	if want := "navigation prefetch analytics worker fonts build resources"; strings.Join(names, " ") != want {
+	if want := "navigation prefetch analytics worker build resources"; strings.Join(names, " ") != want {
 		t.Fatalf("start marks %q, want %q in that order", names, want)
 	}
 	for i := 1; i < len(marks); i++ {

@@ -3,6 +3,6 @@
 // sitetest compares the lists, and the browser tests check that nothing else
 // is stored. Third-party tags (loaded only after consent) set their own
 // cookies, which the policy lists separately.
-export const LOCAL = { consent: 'sg-consent', fonts: 'sg-fonts' }; // consent: set by the ConsentBanner island; fonts: fonts.js
+export const LOCAL = { consent: 'sg-consent' }; // set by the ConsentBanner island
 export const SESSION = { scroll: 'sg-scroll', reload: 'sg-reload' };
 export const CACHES = { pages: 'sg-pages', assets: 'sg-assets' };

@@ -1,5 +1,5 @@
 // sitegen client runtime: page swaps, prefetch, build identity, service
-// worker, consent-gated analytics, the top bar and the web fonts. Every page works as a
+// worker, consent-gated analytics and the top bar. Every page works as a
 // plain full load without it; it only makes navigation faster.
 import { SESSION } from './keys.js';
 import { appBuild, pageBuild } from './loader.js';
@@ -7,7 +7,6 @@ import { checkResources, start as startNavigation, watchLoader } from './navigat
 import { startPrefetch } from './prefetch.js';
 import { startWorker } from './register.js';
 import { startAnalytics } from './analytics.js';
-import { startFonts } from './fonts.js';
 import { showTopbar } from './topbar.js';
 import { inTasks, session } from './util.js';
 
@@ -32,7 +31,7 @@ addEventListener('unhandledrejection', (e) => {
 const root = document.documentElement;
 
 // start marks the start of one part as performance.mark('sg:start:NAME')
-// (navigation, prefetch, analytics, worker, fonts, build): cheap, visible in
+// (navigation, prefetch, analytics, worker, build, resources): cheap, visible in
 // a profile, and how the tests see that the parts start in separate tasks.
 const start = ([name, f]) => {
   performance.mark('sg:start:' + name);
@@ -53,7 +52,6 @@ inTasks(
     ['prefetch', startPrefetch],
     ['analytics', startAnalytics],
     ['worker', startWorker],
-    ['fonts', startFonts],
     ['build', checkBuild],
     ['resources', checkResources],
   ].map((p) => () => start(p)),
