@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 
+	"sitegen/pkg/diag"
 	"sitegen/pkg/route"
 )
 
@@ -16,10 +17,10 @@ func (c *checker) checkHeadLinks(e *route.Entry, p *page) {
 		return
 	}
 	if p.canonical == "" {
-		c.pageFinding(e, "", Warning, KindHeadLinks, `page has no <link rel="canonical">; in base.html: <link rel="canonical" href="{{ .Page.Permalink }}">`)
+		c.pageDiag(e, "", diag.Warning, KindHeadLinks, "%s", `page has no <link rel="canonical">; in base.html: <link rel="canonical" href="{{ .Page.Permalink }}">`)
 	}
 	if len(p.alternates) == 0 && len(c.site.Plan.Variants(e.ID)) > 1 {
-		c.pageFinding(e, "", Warning, KindHeadLinks, `page has no hreflang alternates; in base.html: {{ range .Alternates }}<link rel="alternate" hreflang="{{ .Lang }}" href="{{ .Permalink }}">{{ end }}`)
+		c.pageDiag(e, "", diag.Warning, KindHeadLinks, "%s", `page has no hreflang alternates; in base.html: {{ range .Alternates }}<link rel="alternate" hreflang="{{ .Lang }}" href="{{ .Permalink }}">{{ end }}`)
 	}
 }
 
@@ -33,7 +34,7 @@ func (c *checker) checkNotFoundPages() {
 		if _, ok := c.site.Plan.Lookup(l.Code, id); ok {
 			continue
 		}
-		c.add(Finding{File: "content/" + l.Code, Severity: Warning, Kind: KindNotFound,
+		c.add(diag.Diagnostic{Pos: diag.Pos{File: "content/" + l.Code}, Severity: diag.Warning, Kind: KindNotFound,
 			Message: fmt.Sprintf("locale %s has no %s page: unknown addresses under %s/ get the server's bare 404; add content/%s/%s.md (id: %q, layout of your choice)", l.Code, id, l.Prefix, l.Code, id, id)})
 	}
 }
