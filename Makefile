@@ -8,7 +8,7 @@ GO ?= go
 # depend on the machine.
 export GOFLAGS := $(strip $(GOFLAGS) -tags=nodynamic)
 
-.PHONY: setup host-tools build serve test vet fuzz bench bench-devloop bench-islands bench-forms pagebytes lighthouse clean
+.PHONY: setup host-tools build serve dist test vet fuzz bench bench-devloop bench-islands bench-forms pagebytes lighthouse clean
 
 # npm packages (islands, icons, fonts), installed from the pinned lock file.
 # A node_modules that is a link (a git worktree sharing another checkout's
@@ -124,5 +124,11 @@ pagebytes: setup
 lighthouse:
 	bench/lighthouse/run.sh
 
+# Release archives for linux, darwin and windows on amd64 and arm64, with
+# SHA256SUMS, built reproducibly from the commit (tools/dist).
+dist:
+	rm -rf dist
+	$(GO) run ./tools/dist -out dist
+
 clean:
-	rm -rf bin public
+	rm -rf bin public dist

@@ -374,7 +374,7 @@ func mountForms(ctx context.Context, static http.Handler, out, db, tmp string, l
 		if formDB == "" {
 			formDB = "sqlite:" + filepath.Join(tmp, schema.Form+".db")
 		}
-		svc, err := forms.Start(ctx, forms.ServerConfig{DB: formDB, Log: log}, schema)
+		svc, err := forms.Start(ctx, forms.ServerConfig{DB: formDB, Log: log, Preview: true}, schema)
 		if err != nil {
 			closeAll()
 			return nil, nil, fmt.Errorf("form %s: %w", schema.Form, err)

@@ -75,7 +75,7 @@ func validate(cfg *config.Config, md *markdown.Converter, src *content.Source, p
 		for _, pg := range loc.Pages {
 			visit(pg.Params, check)
 			if r != nil && !r.HasLayout(pg.Layout) {
-				errs.Add(diag.New(pg.Pos, "unknown layout %q", pg.Layout).WithHint("add templates/layouts/%s.html", pg.Layout))
+				errs.Add(diag.New(pg.LayoutPos, "unknown layout %q", pg.Layout).WithHint("add templates/layouts/%s.html", pg.Layout))
 			}
 			if pg.Image.Path != "" && !statics[pg.Image.Path] {
 				errs.Add(diag.New(pg.Image.Pos, "file %s does not exist", pg.Image.Path))

@@ -49,6 +49,8 @@ const (
 	KindSitemap     = "sitemap-noindex"
 	KindMetadata    = "image-metadata" // a published photo tells where it was taken or who took it
 	KindBuild       = "build"          // the site does not build
+	KindHeadLinks   = "head-links"
+	KindNotFound    = "no-404-page"
 )
 
 // textLine is the text form of one diagnostic of a check:
@@ -255,11 +257,13 @@ func (c *checker) run(ctx context.Context, ext *External) {
 			}
 		}
 		c.checkHreflang(e, p)
+		c.checkHeadLinks(e, p)
 		c.checkBudgets(e, p)
 	}
 	c.checkRedirects()
 	c.checkMissing()
 	c.checkMetadata()
+	c.checkNotFoundPages()
 	if ext != nil {
 		urls := make([]string, 0, len(external))
 		for u := range external {

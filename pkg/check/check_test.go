@@ -37,6 +37,14 @@ func site(t *testing.T, name string, subst ...string) (string, *txtar.Archive) {
 			if f.Name == "want" {
 				continue
 			}
+			if f.Name == "remove" { // base files the fixture does without
+				for _, name := range strings.Fields(string(f.Data)) {
+					if err := os.Remove(filepath.Join(dir, filepath.FromSlash(name))); err != nil {
+						t.Fatal(err)
+					}
+				}
+				continue
+			}
 			p := filepath.Join(dir, filepath.FromSlash(f.Name))
 			os.MkdirAll(filepath.Dir(p), 0o755)
 			if err := os.WriteFile(p, []byte(r.Replace(string(f.Data))), 0o644); err != nil {

@@ -17,6 +17,7 @@ type page struct {
 	hasTitle    bool
 	description *string
 	alternates  map[string]string // hreflang -> href
+	canonical   string            // href of <link rel="canonical">
 	styles      []string
 	scripts     []string // module scripts and preloads
 	noindex     bool     // <meta name="robots" content="noindex...">
@@ -79,6 +80,8 @@ func parsePage(b []byte) *page {
 				switch {
 				case strings.Contains(rel, " alternate ") && attrs["hreflang"] != "":
 					p.alternates[attrs["hreflang"]] = attrs["href"]
+				case strings.Contains(rel, " canonical "):
+					p.canonical = attrs["href"]
 				case strings.Contains(rel, " stylesheet "):
 					p.styles = append(p.styles, attrs["href"])
 				case strings.Contains(rel, " modulepreload "):

@@ -32,12 +32,15 @@ type Page struct {
 	Params      map[string]any `yaml:"params"`
 	Sections    []Section      `yaml:"sections"`
 
-	Lang     string   `yaml:"-"`
-	File     string   `yaml:"-"` // path in the source tree, e.g. content/pl/o-nas/kontakt.md
-	Pos      diag.Pos `yaml:"-"` // position of the id
-	SlugPos  diag.Pos `yaml:"-"` // position of the slug, or of the file when the slug comes from its name
-	Body     []byte   `yaml:"-"` // nil after Load with LazyBodies: see LoadBody
-	BodyLine int      `yaml:"-"` // line number of the first body line
+	Lang    string   `yaml:"-"`
+	File    string   `yaml:"-"` // path in the source tree, e.g. content/pl/o-nas/kontakt.md
+	Pos     diag.Pos `yaml:"-"` // position of the id
+	SlugPos diag.Pos `yaml:"-"` // position of the slug, or of the file when the slug comes from its name
+	// LayoutPos is the position of the layout, or of the id when the
+	// layout is the default.
+	LayoutPos diag.Pos `yaml:"-"`
+	Body      []byte   `yaml:"-"` // nil after Load with LazyBodies: see LoadBody
+	BodyLine  int      `yaml:"-"` // line number of the first body line
 	// Sum is the SHA-256 of the file as parsed: what the page was built
 	// from, for caches that must not read the file again.
 	Sum  [32]byte `yaml:"-"`
@@ -130,6 +133,10 @@ func ParsePage(file, lang, rel string, src []byte) (*Page, diag.List) {
 	p.Pos = yamlx.Pos(file, yamlx.Field(root, "id"))
 	if p.Pos.Line == 0 {
 		p.Pos = diag.Pos{File: file, Line: 2, Col: 1}
+	}
+	p.LayoutPos = yamlx.Pos(file, yamlx.Field(root, "layout"))
+	if p.LayoutPos.Line == 0 {
+		p.LayoutPos = p.Pos
 	}
 	if p.ID != "" && !idRE.MatchString(p.ID) {
 		errs.Add(diag.New(p.Pos, "page id %q may hold only a-z, 0-9, '.', '_' and '-'", p.ID))

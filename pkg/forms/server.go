@@ -31,6 +31,9 @@ type ServerConfig struct {
 	Log            *slog.Logger
 	// Ready is called with the listening address once the server accepts.
 	Ready func(addr string)
+	// Preview marks the dev server's forms (sitegen serve): submissions
+	// are stored locally and notifying nobody is expected, not warned of.
+	Preview bool
 }
 
 // Service is a running handler: store, batcher, outbox worker.
@@ -63,7 +66,7 @@ func Start(ctx context.Context, cfg ServerConfig, schema *Schema) (*Service, err
 		}
 		senders = append(senders, &Webhook{Event: schema.Event, URL: cfg.WebhookURL, Secret: []byte(cfg.WebhookSecret)})
 	}
-	if len(senders) == 0 {
+	if len(senders) == 0 && !cfg.Preview {
 		log.Warn("no notification configured (--smtp, --webhook-url): submissions are stored, nobody is told")
 	}
 	store, err := Open(ctx, cfg.DB)

@@ -145,6 +145,9 @@ func Build(ctx context.Context, opts Options) (*Bundle, error) {
 		b.hash = hashBytes(nil)
 		return b, nil
 	}
+	if err := needPackages(opts); err != nil {
+		return nil, err
+	}
 	// The server and client bundles are independent: esbuild makes them at
 	// the same time.
 	clientDone := make(chan error, 1)

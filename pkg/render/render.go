@@ -584,7 +584,7 @@ func (r *Renderer) scriptTags(hydrated, eager []string) string {
 	return `<template data-sg-late>` + b.String() + `</template><script>` + LateLoader + `</script>`
 }
 
-func layoutPos(p *content.Page) diag.Pos { return p.Pos }
+func layoutPos(p *content.Page) diag.Pos { return p.LayoutPos }
 
 func (r *Renderer) pageContext(e *route.Entry, deps Deps) *PageContext {
 	cfg := r.opts.Config
