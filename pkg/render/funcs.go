@@ -292,11 +292,28 @@ func (r *Renderer) sections(st *execState, pc *PageContext) (template.HTML, erro
 		b.WriteString(string(h))
 	}
 	if !hasBody && strings.TrimSpace(string(pc.Page.Content)) != "" {
-		b.WriteString(`<div class="prose container">`)
-		b.WriteString(string(pc.Page.Content))
-		b.WriteString(`</div>`)
+		h, err := r.trailingBody(st, pc)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(string(h))
 	}
 	return template.HTML(b.String()), nil
+}
+
+// trailingBody renders the Markdown body that no body section places: with
+// templates/sections/body.html when the site has one (context .P, the page,
+// and .S, a section of type body), else as it is. How a body looks is the
+// site's business, not the engine's.
+func (r *Renderer) trailingBody(st *execState, pc *PageContext) (template.HTML, error) {
+	const name = "sections/body.html"
+	if !r.HasTemplate(name) {
+		return pc.Page.Content, nil
+	}
+	t := st.set.layouts[pc.Page.Layout]
+	r.template(st.deps, pc.Page.Layout, name)
+	sc := SectionContext{S: content.Section{Type: "body"}, P: pc}
+	return st.execNested(name, func(b *strings.Builder) error { return t.ExecuteTemplate(b, name, sc) })
 }
 
 // pages lists the pages below page id in lang, newest first.
