@@ -385,7 +385,7 @@ func TestServeErrorOverlay(t *testing.T) {
 		line, col            int
 		source, message      string
 	}{
-		{"front matter", "content/pl/kontakt.md", "title: Kontakt", "title: [Kontakt", 4, 0, "title: [Kontakt", "did not find expected"},
+		{"front matter", "content/pl/kontakt.md", "title: Kontakt", "title: [Kontakt", 4, 8, "title: [Kontakt", "opened here is not closed"},
 		{"link", "content/pl/kontakt.md", "[adres](mailto:", "[nowy](ref:nowy) [adres](mailto:", 9, 9, "Pisz na [nowy](ref:nowy) [adres](mailto:biuro@example.test). <span id=\"formularz\">Formularz</span>", `unknown page id "nowy"`},
 		{"template", "templates/layouts/page.html", "{{ .Page.Title }}</h1>", "{{ .Page.Title }</h1>", 1, 0, `{{ define "main" }}<h1>{{ .Page.Title }</h1>{{ if .Page.Date }}<time datetime="{{ .Page.Date }}">{{ .Page.Date }}</time>{{ end }}{{ sections . }}{{ end }}`, "unexpected"},
 	}
