@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/css"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
 )
 
@@ -93,22 +94,39 @@ func (s *browserSuite) checkFirstVisitFonts(t *testing.T, w int64, p string, lat
 	if err := chromedp.Do(tb.ctx, cdpDo(network.ClearBrowserCache, cdp.Empty{})); err != nil {
 		t.Fatalf("clearing the cache: %v", err)
 	}
+	// In the late case the fonts must end after the first paint; on a
+	// loaded machine the first paint itself can come later than the delay,
+	// so the visit is made again with twice the delay (at most three times).
+	var got firstVisit
+	for latency := lateFontLatency; ; latency *= 2 {
+		if late {
+			// A visit again is a first visit again: no cached file, no
+			// worker, no storage.
+			if err := chromedp.Do(tb.ctx, cdpDo(network.ClearBrowserCache, cdp.Empty{})); err != nil {
+				t.Fatalf("clearing the cache: %v", err)
+			}
+			if err := chromedp.Do(tb.ctx, cdpDo(storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: s.base, StorageTypes: "all"})); err != nil {
+				t.Fatalf("clearing the site's storage: %v", err)
+			}
+			if err := throttleFonts(tb, s.base, float64(latency)); err != nil {
+				t.Fatalf("delaying the fonts: %v", err)
+			}
+		}
+		tb.navigate(p, 200)
+		got = jsEval[firstVisit](tb, firstVisitJS)
+		if len(got.Fonts) == 0 {
+			t.Fatalf("no web font fetched on a first visit")
+		}
+		if !late || got.Ended > max(got.FCP, got.Parsed) {
+			break
+		}
+		if latency >= 4*lateFontLatency {
+			t.Fatalf("precondition: the fonts delayed by %d ms ended at %.0f ms, before the first contentful paint at %.0f ms or the end of parsing at %.0f ms: %v", latency, got.Ended, got.FCP, got.Parsed, got.Fonts)
+		}
+		t.Logf("the fonts delayed by %d ms ended at %.0f ms, before the first paint at %.0f ms: again with twice the delay", latency, got.Ended, got.FCP)
+	}
 	if late {
-		throttle := func(conds ...*network.Conditions) error {
-			return chromedp.Do(tb.ctx, cdpDo(network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: conds}))
-		}
-		if err := throttle(&network.Conditions{URLPattern: s.base + "/*.woff2", Latency: lateFontLatency, DownloadThroughput: -1, UploadThroughput: -1}); err != nil {
-			t.Fatalf("delaying the fonts: %v", err)
-		}
-		defer throttle()
-	}
-	tb.navigate(p, 200)
-	got := jsEval[firstVisit](tb, firstVisitJS)
-	if len(got.Fonts) == 0 {
-		t.Fatalf("no web font fetched on a first visit")
-	}
-	if late && got.Ended <= max(got.FCP, got.Parsed) {
-		t.Fatalf("precondition: the delayed fonts ended at %.0f ms, before the first contentful paint at %.0f ms or the end of parsing at %.0f ms: %v", got.Ended, got.FCP, got.Parsed, got.Fonts)
+		defer throttleFonts(tb, s.base, 0)
 	}
 	t.Logf("first paint %.0f ms, parsed %.0f ms, fonts ended %.0f ms, layout shift %.4f", got.FCP, got.Parsed, got.Ended, got.Shift)
 	// A shift while the parser still adds the page (a first paint of part
@@ -172,4 +190,13 @@ func platformFonts(tb *tab, sel string) string {
 		}
 	}
 	return strings.Join(names, ", ")
+}
+
+// throttleFonts delays every web font of the site by latency ms (0: none).
+func throttleFonts(tb *tab, base string, latency float64) error {
+	var conds []*network.Conditions
+	if latency > 0 {
+		conds = append(conds, &network.Conditions{URLPattern: base + "/*.woff2", Latency: latency, DownloadThroughput: -1, UploadThroughput: -1})
+	}
+	return chromedp.Do(tb.ctx, cdpDo(network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: conds}))
 }
