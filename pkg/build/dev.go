@@ -66,7 +66,7 @@ type Dev struct {
 	// picturesPending: the output lacks the picture variants (see
 	// Options.DeferPictures) until Pictures adds them.
 	picturesPending bool
-	copts       content.Options // how content files are parsed
+	copts           content.Options // how content files are parsed
 
 	good *devState // the last build without errors
 	// pending are source changes not yet part of a good build (the

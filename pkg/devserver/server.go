@@ -72,8 +72,8 @@ type Server struct {
 
 // snapshot is one good build being served.
 type snapshot struct {
-	handler  *hosting.Handler
-	fs       *memFS
+	handler *hosting.Handler
+	fs      *memFS
 	// images makes the variants the output does not have yet (nil once
 	// it has them all).
 	images   *images.Processor
