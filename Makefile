@@ -98,7 +98,9 @@ bench: setup
 	bench/ssgbench/compare.sh $(BENCH_N) $(BENCH_PEERS)
 
 # The authoring loop: write -> reload event for page, data and template edits
-# on the real site and on 10,000 generated pages, and the server's memory.
+# on the real site and on 10,000 generated pages, and the server's memory;
+# and the time from starting `sitegen serve` on a fresh clone (empty caches)
+# to its first 200 answer (BenchmarkFirstAnswer, s/first-answer).
 bench-devloop: setup
 	$(GO) test ./bench/devloop -run '^$$' -bench . -benchtime 5x -timeout 30m -v
 

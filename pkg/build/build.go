@@ -52,7 +52,15 @@ type Options struct {
 	// builds; empty means sitegen/images in the user cache folder (never
 	// in the site).
 	ImageCache string
-	Logger     *slog.Logger
+	// ImageEncoders, when set, replace the image encoders (a test's gate
+	// on them); nil means images.DefaultEncoders.
+	ImageEncoders *images.Encoders
+	// DeferPictures (the dev server) renders and serves pages before their
+	// picture variants exist: a Dev leaves the variants out of its output
+	// until Dev.Pictures adds them, and DevResult.Images makes any of them
+	// on demand meanwhile. A build ignores it.
+	DeferPictures bool
+	Logger        *slog.Logger
 	// CacheDir, when set, is the folder of the persistent build cache
 	// (pkg/cache): pages' final bytes (see pageCache), esbuild bundles,
 	// rendered Markdown and island SSR kept between builds. Output is

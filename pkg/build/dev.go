@@ -63,7 +63,10 @@ type Dev struct {
 	// staleImages are output paths of variants of edited photos, to leave
 	// the output with the next good update.
 	staleImages []string
-	copts       content.Options // how content files are parsed
+	// picturesPending: the output lacks the picture variants (see
+	// Options.DeferPictures) until Pictures adds them.
+	picturesPending bool
+	copts           content.Options // how content files are parsed
 
 	good *devState // the last build without errors
 	// pending are source changes not yet part of a good build (the
@@ -110,6 +113,11 @@ type DevResult struct {
 	// Fallback names, per output path of an HTML page shown from the
 	// default locale, the file it shows (for the dev-only marker).
 	Fallback map[string]string
+	// Images, set while the output lacks the picture variants (see
+	// Options.DeferPictures), makes any variant the pages name on demand
+	// (Processor.Variant) and all of them (Processor.Run, into the image
+	// cache) before Dev.Pictures adds them to the output.
+	Images *images.Processor
 }
 
 // NewDev builds the site at opts.Source into memory.
@@ -166,6 +174,7 @@ func (d *Dev) full(ctx context.Context) (*DevResult, error) {
 	d.copts, d.md, d.bodies = site.copts, site.md, bodies
 	d.cfg, d.langs, d.files, d.statics, d.assets, d.assetURLs, d.bundle, d.hash = site.Config, site.copts.Langs, files, site.Statics, site.Assets, site.Assets.URLs, site.Islands, site.Hash
 	d.images, d.imageFiles, d.staleImages = site.Images, site.imageFiles, nil
+	d.picturesPending = d.opts.DeferPictures
 	if old != nil && old != d.bundle {
 		old.Close()
 	}

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"sitegen/pkg/diag"
 	"sitegen/pkg/output"
@@ -149,6 +150,9 @@ func (d *Dev) patchSiteWide(ctx context.Context, o *outPatch, st, prev *devState
 	for _, name := range d.staleImages {
 		o.del(name)
 	}
+	if d.picturesPending { // Dev.Pictures adds them
+		return d.patchStatics(o, st, prev)
+	}
 	if err := s.pictures(ctx, o.set); err != nil {
 		return err
 	}
@@ -157,6 +161,12 @@ func (d *Dev) patchSiteWide(ctx context.Context, o *outPatch, st, prev *devState
 			delete(o.diff, name)
 		}
 	}
+	return d.patchStatics(o, st, prev)
+}
+
+// patchStatics copies the static files again when they changed.
+func (d *Dev) patchStatics(o *outPatch, st, prev *devState) error {
+	s := st.site
 	if st.staticsGen == prev.staticsGen {
 		return nil
 	}
@@ -238,7 +248,7 @@ func (d *Dev) assemble(ctx context.Context, st *devState) (map[string][]byte, ma
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := s.siteFiles(ctx, siteWide{worker: sw}, emit); err != nil {
+	if err := s.siteFiles(ctx, siteWide{worker: sw, noPictures: d.picturesPending}, emit); err != nil {
 		return nil, nil, err
 	}
 	taken := func(rel string) bool { _, ok := out[rel]; return ok }
@@ -246,4 +256,26 @@ func (d *Dev) assemble(ctx context.Context, st *devState) (map[string][]byte, ma
 		return nil, nil, err
 	}
 	return out, fallback, nil
+}
+
+// Pictures adds the picture variants to the output of a Dev that left them
+// out (Options.DeferPictures), from the image cache where Processor.Run or
+// Processor.Variant put them, encoding any still missing. It returns nil
+// when there is nothing to add (no good build, or the variants are there).
+func (d *Dev) Pictures(ctx context.Context) (*DevResult, error) {
+	if !d.picturesPending || d.good == nil {
+		return nil, nil
+	}
+	start := time.Now()
+	st := *d.good
+	o := &outPatch{out: maps.Clone(st.out), fallback: st.fallback, diff: map[string]bool{}}
+	if err := st.site.pictures(ctx, o.set); err != nil {
+		return nil, err
+	}
+	st.out = o.out
+	d.good, d.picturesPending = &st, false
+	s := st.site
+	return &DevResult{Changed: slices.Sorted(maps.Keys(o.diff)), Pages: len(s.Plan.Entries), Duration: time.Since(start),
+		Out: st.out, Fallback: st.fallback, RedirectTable: output.RedirectTable(s.Plan.Redirects),
+		HeaderRules: output.HeaderRules(s.policy())}, nil
 }

@@ -124,6 +124,9 @@ func (d *Dev) renderSite(ctx context.Context, site *Site, sigs map[string]pageSi
 	res.Out, res.Fallback = st.out, st.fallback
 	res.RedirectTable = output.RedirectTable(site.Plan.Redirects)
 	res.HeaderRules = output.HeaderRules(site.policy())
+	if d.picturesPending {
+		res.Images = d.images
+	}
 	return st, res, nil
 }
 

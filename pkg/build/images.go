@@ -17,11 +17,11 @@ const ImageDir = "assets/images"
 // in ImageDir and then StaticDir, and the site paths of ImageDir's files.
 // The variants are kept in cache (default images.DefaultCacheDir: never in
 // the site).
-func newImages(fsys fs.FS, cache string, maxPixels int) (*images.Processor, map[string]bool, error) {
+func newImages(fsys fs.FS, cache string, enc *images.Encoders, maxPixels int) (*images.Processor, map[string]bool, error) {
 	if cache == "" {
 		cache = images.DefaultCacheDir()
 	}
-	p := images.New(images.Config{FS: fsys, Dirs: []string{ImageDir, StaticDir}, CacheDir: cache, MaxPixels: maxPixels})
+	p := images.New(images.Config{FS: fsys, Dirs: []string{ImageDir, StaticDir}, CacheDir: cache, Encoders: enc, MaxPixels: maxPixels})
 	files := map[string]bool{}
 	if _, err := fs.Stat(fsys, ImageDir); err != nil {
 		return p, files, nil

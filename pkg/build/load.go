@@ -111,7 +111,7 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 		errs.AddErr(diag.Pos{File: "assets/islands"}, bd.islandsErr)
 		noRender = "the islands in assets/islands/ did not bundle"
 	}
-	imgs, imageFiles, err := newImages(fsys, opts.ImageCache, cfg.Images.MaxPixels)
+	imgs, imageFiles, err := newImages(fsys, opts.ImageCache, opts.ImageEncoders, cfg.Images.MaxPixels)
 	errs.AddErr(diag.Pos{File: ImageDir}, err)
 	site := &Site{Config: cfg, Source: src, Plan: plan, Catalog: catalogOf(cfg, src), Assets: bd.assets, Statics: statics,
 		Hash: hr.hash, Islands: bd.islands, IslandsBundle: bd.islandsTime, Images: imgs, cache: store, bundles: bundles,

@@ -23,6 +23,9 @@ type siteWide struct {
 	// no picture is encoded, and a path that cannot become a hosting rule
 	// was already reported where it was written.
 	check bool
+	// noPictures leaves the picture variants out (the dev server's first
+	// build, which serves its pages before they are encoded).
+	noPictures bool
 }
 
 // siteFiles lays out the files of the site besides its pages: the redirect
@@ -56,7 +59,7 @@ func (s *Site) siteFiles(ctx context.Context, w siteWide, emit func(name string,
 	for _, name := range slices.Sorted(maps.Keys(bundles)) {
 		emit(name, bundles[name])
 	}
-	if w.check || s.Images == nil {
+	if w.check || w.noPictures || s.Images == nil {
 		return nil
 	}
 	return s.pictures(ctx, emit)

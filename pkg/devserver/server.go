@@ -24,6 +24,7 @@ import (
 
 	"sitegen/pkg/build"
 	"sitegen/pkg/hosting"
+	"sitegen/pkg/images"
 )
 
 //go:embed dev.js
@@ -58,12 +59,24 @@ type Server struct {
 	session string
 	// watching is closed once the watcher is set up (tests wait on it).
 	watching chan struct{}
+	// encoded receives the image processor whose variants were all
+	// encoded in the background (see pictures.go), for Watch to add them
+	// to the output; encoding is the processor being encoded.
+	encoded  chan *images.Processor
+	encoding *images.Processor
+	// picturesAdded is a test's hook: told each time the variants were
+	// added to the output.
+	picturesAdded chan struct{}
+	ctx           context.Context
 }
 
 // snapshot is one good build being served.
 type snapshot struct {
-	handler  *hosting.Handler
-	fs       *memFS
+	handler *hosting.Handler
+	fs      *memFS
+	// images makes the variants the output does not have yet (nil once
+	// it has them all).
+	images   *images.Processor
 	fallback map[string]string // HTML output path -> the file its content comes from
 	prefixes []string
 }
@@ -85,7 +98,12 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	}
 	var id [8]byte
 	rand.Read(id[:])
-	s := &Server{opts: opts, events: newBroker(), session: hex.EncodeToString(id[:]), watching: make(chan struct{})}
+	s := &Server{opts: opts, events: newBroker(), session: hex.EncodeToString(id[:]), watching: make(chan struct{}),
+		encoded: make(chan *images.Processor, 1), ctx: ctx}
+	// Pages first: the picture variants are encoded in the background
+	// (pictures.go), and any a browser asks for meanwhile on demand.
+	opts.Build.DeferPictures = true
+	s.opts.Build.DeferPictures = true
 	dev, res, err := build.NewDev(ctx, opts.Build)
 	s.dev = dev
 	if err != nil {
@@ -116,7 +134,8 @@ func (s *Server) install(res *build.DevResult) error {
 		fsys = newMemFS(res.Out)
 	}
 	h := hosting.NewHandlerFS(fsys, prefixes, res.RedirectTable, res.HeaderRules)
-	s.snap.Store(&snapshot{handler: h, fs: fsys, fallback: res.Fallback, prefixes: prefixes})
+	s.snap.Store(&snapshot{handler: h, fs: fsys, fallback: res.Fallback, prefixes: prefixes, images: res.Images})
+	s.encodeInBackground(res.Images)
 	return nil
 }
 
@@ -187,6 +206,8 @@ func (s *Server) Watch(ctx context.Context) error {
 			return nil
 		case paths := <-bursts:
 			s.Update(ctx, paths)
+		case p := <-s.encoded:
+			s.addPictures(ctx, p)
 		}
 	}
 }
@@ -205,6 +226,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	snap := s.snap.Load()
 	if snap == nil {
 		s.errorPage(w, r)
+		return
+	}
+	if s.servePicture(w, r, snap) {
 		return
 	}
 	rec := &recorder{header: http.Header{}, code: http.StatusOK}

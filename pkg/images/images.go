@@ -135,6 +135,9 @@ type source struct {
 }
 
 type job struct {
+	// mu makes one encoding of the job at a time: Run's and a Variant's
+	// asked for the same file meanwhile (the second takes the cache).
+	mu   sync.Mutex
 	src  *source
 	out  string // output path, without the leading slash
 	key  string // cache key
@@ -529,37 +532,52 @@ func (p *Processor) runSource(ctx context.Context, s *source) ([]File, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if b, ok := p.fromCache(j); ok {
-			p.cached.Add(1)
-			out = append(out, File{Path: j.out, Data: b})
-			continue
-		}
-		if decoded == nil {
-			m, _, err := image.Decode(bytes.NewReader(s.data))
-			if err != nil {
-				return nil, fmt.Errorf("image %s: %v", s.file, err)
-			}
-			decoded = m
-		}
-		if err := ctx.Err(); err != nil {
+		b, err := p.make(ctx, j, &decoded)
+		if err != nil {
 			return nil, err
 		}
-		dst := image.NewRGBA(image.Rect(0, 0, j.w, j.h))
-		xdraw.CatmullRom.Scale(dst, dst.Bounds(), decoded, j.crop.Add(decoded.Bounds().Min), draw.Src, nil)
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		var buf bytes.Buffer
-		if err := j.enc.Encode(&buf, dst, j.q); err != nil {
-			return nil, fmt.Errorf("image %s: encoding %s at %d px: %v", s.file, j.enc.Format(), j.w, err)
-		}
-		p.processed.Add(1)
-		if err := p.toCache(j, buf.Bytes()); err != nil {
-			return nil, err
-		}
-		out = append(out, File{Path: j.out, Data: buf.Bytes()})
+		out = append(out, File{Path: j.out, Data: b})
 	}
 	return out, nil
+}
+
+// make returns the bytes of j's variant: from the cache, else encoded
+// (decoding the source into *decoded unless it already holds it) and
+// kept in the cache.
+// It stops between the steps once ctx ends.
+func (p *Processor) make(ctx context.Context, j *job, decoded *image.Image) ([]byte, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if b, ok := p.fromCache(j); ok {
+		p.cached.Add(1)
+		return b, nil
+	}
+	s := j.src
+	if *decoded == nil {
+		m, _, err := image.Decode(bytes.NewReader(s.data))
+		if err != nil {
+			return nil, fmt.Errorf("image %s: %v", s.file, err)
+		}
+		*decoded = m
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m := *decoded
+	dst := image.NewRGBA(image.Rect(0, 0, j.w, j.h))
+	xdraw.CatmullRom.Scale(dst, dst.Bounds(), m, j.crop.Add(m.Bounds().Min), draw.Src, nil)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := j.enc.Encode(&buf, dst, j.q); err != nil {
+		return nil, fmt.Errorf("image %s: encoding %s at %d px: %v", s.file, j.enc.Format(), j.w, err)
+	}
+	p.processed.Add(1)
+	if err := p.toCache(j, buf.Bytes()); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 func (p *Processor) cachePath(j *job) string {
