@@ -153,6 +153,25 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 			return nil, err
 		}
 	}
+	// With a cache folder the previous output is reused: nothing is done
+	// when nothing changed, and only the files that changed are written
+	// otherwise (output.BeginOptions.Reuse).
+	reuse := opts.CacheDir != "" && !opts.PrivateOut
+	var input string
+	if reuse {
+		if opts.Date == "" { // one day for the digest and the render
+			opts.Date = time.Now().Format("2006-01-02")
+		}
+		if input, err = inputDigest(ctx, opts); err != nil {
+			input = "" // not recorded: the next build does all the work
+		}
+		if b, ok := output.Current(opts.Out, input); ok {
+			if rep, ok := unchangedReport(b, start); ok {
+				log.Info("build done: nothing changed", "files", rep.Files, "ms", rep.Duration.Milliseconds())
+				return rep, nil
+			}
+		}
+	}
 	site, errs := load(ctx, opts, nil)
 	if err := ctx.Err(); err != nil {
 		return nil, stopped(ctx, err)
@@ -165,7 +184,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	if errs.Errors() > 0 {
 		return nil, attachSource(opts, site.errorsOnly(ctx, errs))
 	}
-	tree, err := output.Begin(opts.Out, Version)
+	tree, err := output.BeginWith(opts.Out, Version, output.BeginOptions{Reuse: reuse})
 	if err != nil {
 		return nil, err
 	}
@@ -188,6 +207,12 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 		return nil, attachSource(opts, stopped(ctx, err))
 	}
 	committed = true
+	if reuse {
+		rep.Reused, rep.FilesWritten = true, tree.Written()
+		tree.Record(input, encodeReport(rep))
+	} else {
+		rep.FilesWritten = rep.Files
+	}
 	if err := tree.Commit(); err != nil {
 		return nil, err
 	}

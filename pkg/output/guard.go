@@ -142,7 +142,7 @@ func listing(dir string) string {
 // manifest does not name, sorted.
 func foreignFiles(dir string) []string {
 	m, err := ReadManifest(dir)
-	if err != nil {
+	if err != nil || indexed(dir) { // unchanged since sitegen wrote it: no walk
 		return nil
 	}
 	listed := make(map[string]bool, len(m.Files)+1)

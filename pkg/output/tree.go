@@ -88,12 +88,31 @@ type Tree struct {
 	// (renameat2 RENAME_EXCHANGE on Linux). A test sets errExchange to force
 	// the two-rename fallback.
 	exchange func(a, b string) error
+
+	// A tree that reuses (BeginOptions.Reuse; see keepPrefix): keep is
+	// the keep folder; reuse the index of the spare the tree is staged in
+	// (nil: a new folder); prevLive the index of the tree at final, which
+	// becomes the spare; sums the digests of the files written or kept
+	// (guarded by mu), kept those left as the spare held them; input and
+	// report what Record gave.
+	keep     string
+	reuse    *treeIndex
+	prevLive *treeIndex
+	sums     map[string][16]byte
+	kept     map[string]bool
+	input    string
+	report   []byte
 }
 
 // Begin starts a tree that will replace dir on Commit. Leftovers of an
 // interrupted build into dir are cleaned up first (see Recover). The caller
 // must have checked dir with Guard.
 func Begin(dir, version string) (*Tree, error) {
+	return BeginWith(dir, version, BeginOptions{})
+}
+
+// BeginWith is Begin with options.
+func BeginWith(dir, version string, opts BeginOptions) (*Tree, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -109,6 +128,12 @@ func Begin(dir, version string) (*Tree, error) {
 	if err := Recover(abs); err != nil {
 		unlock()
 		return nil, err
+	}
+	if opts.Reuse {
+		t, err := beginReusing(abs, version, unlock)
+		if t != nil || err != nil {
+			return t, err
+		}
 	}
 	// The new tree is made inside a staging folder beside dir, marked so
 	// that the file system places the tree away from the previous output
@@ -132,7 +157,38 @@ func Begin(dir, version string) (*Tree, error) {
 		unlock()
 		return nil, err
 	}
-	return &Tree{final: abs, stage: stage, tmp: tmp, version: version, dirs: map[string]bool{}, unlock: unlock}, nil
+	t := &Tree{final: abs, stage: stage, tmp: tmp, version: version, dirs: map[string]bool{}, unlock: unlock}
+	if opts.Reuse {
+		t.startIndex(nil)
+	}
+	return t, nil
+}
+
+// beginReusing stages the tree in the spare, when there is one that can be
+// trusted; else it returns no tree (the tree is staged in a new folder).
+func beginReusing(abs, version string, unlock func()) (*Tree, error) {
+	keep := keepDir(abs)
+	if err := os.MkdirAll(keep, 0o755); err != nil {
+		unlock()
+		return nil, fmt.Errorf("create %s: %w", keep, err)
+	}
+	spare, x := openSpare(keep)
+	if x == nil {
+		return nil, nil
+	}
+	t := &Tree{final: abs, stage: spare, tmp: spare, version: version, dirs: map[string]bool{}, unlock: unlock}
+	t.startIndex(x)
+	return t, nil
+}
+
+// startIndex readies a reusing tree's bookkeeping; spare is the index of
+// the spare it is staged in, or nil.
+func (t *Tree) startIndex(spare *treeIndex) {
+	t.keep = keepDir(t.final)
+	t.reuse = spare
+	t.prevLive = readIndex(filepath.Join(t.keep, liveIndex))
+	t.sums = map[string][16]byte{}
+	t.kept = map[string]bool{}
 }
 
 // Recover cleans up after a build into dir that was interrupted: when dir is
@@ -240,7 +296,14 @@ func (t *Tree) Prepare(rels []string) error {
 	}
 	sort.Strings(dirs) // a parent sorts before its children
 	for _, d := range dirs {
-		if err := os.Mkdir(filepath.Join(t.tmp, filepath.FromSlash(d)), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		p := filepath.Join(t.tmp, filepath.FromSlash(d))
+		err := os.Mkdir(p, 0o755)
+		if errors.Is(err, fs.ErrExist) && t.reuse != nil {
+			err = ensureDir(p)
+		} else if errors.Is(err, fs.ErrExist) {
+			err = nil
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -281,7 +344,7 @@ func (t *Tree) WriteFile(rel string, data []byte) error {
 			}
 		}
 	}
-	if err := writeNewFile(filepath.Join(t.tmp, filepath.FromSlash(rel)), data); err != nil {
+	if err := t.put(rel, data); err != nil {
 		return err
 	}
 	t.mu.Lock()
@@ -290,6 +353,34 @@ func (t *Tree) WriteFile(rel string, data []byte) error {
 	t.files++
 	t.bytes += int64(len(data))
 	t.step(StepWriting)
+	return nil
+}
+
+// put writes one file of the tree, or leaves it when the spare the tree is
+// staged in holds these bytes there already.
+func (t *Tree) put(rel string, data []byte) error {
+	p := filepath.Join(t.tmp, filepath.FromSlash(rel))
+	if t.keep == "" {
+		return writeNewFile(p, data)
+	}
+	sum := sumOf(data)
+	keep := t.reusable(rel, len(data), sum)
+	if !keep && t.reuse != nil {
+		if err := replaceEntry(p); err != nil {
+			return err
+		}
+	}
+	if !keep {
+		if err := writeNewFile(p, data); err != nil {
+			return err
+		}
+	}
+	t.mu.Lock()
+	t.sums[rel] = sum
+	if keep {
+		t.kept[rel] = true
+	}
+	t.mu.Unlock()
 	return nil
 }
 
@@ -302,6 +393,8 @@ func (t *Tree) mkdir(dir string) (existed bool, err error) {
 	switch {
 	case err == nil:
 		return false, nil
+	case errors.Is(err, fs.ErrExist) && t.reuse != nil:
+		return true, ensureDir(p)
 	case errors.Is(err, fs.ErrExist):
 		return true, nil
 	case errors.Is(err, fs.ErrNotExist):
@@ -370,9 +463,22 @@ func (t *Tree) Commit() error {
 		t.Abort()
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(t.tmp, ManifestName), append(m, '\n'), 0o644); err != nil {
+	if err := t.put(ManifestName, append(m, '\n')); err != nil {
 		t.Abort()
 		return fmt.Errorf("write the output manifest: %w", err)
+	}
+	var idx *treeIndex
+	if t.keep != "" {
+		files := append(names, ManifestName)
+		dirs := parents(files)
+		err := t.pruneSpare(files, dirs)
+		if err == nil {
+			idx, err = t.index(files)
+		}
+		if err != nil {
+			t.Abort()
+			return err
+		}
 	}
 	t.step(StepManifest)
 	if _, err := os.Lstat(t.final); errors.Is(err, os.ErrNotExist) {
@@ -381,7 +487,12 @@ func (t *Tree) Commit() error {
 			return fmt.Errorf("move new output into place: %w", err)
 		}
 		t.step(StepSwapped)
-		os.Remove(t.stage)
+		if t.stage != t.tmp {
+			os.Remove(t.stage)
+		}
+		if idx != nil {
+			return t.keepOld("", idx)
+		}
 		return nil
 	}
 	exchange := t.exchange
@@ -414,6 +525,14 @@ func (t *Tree) Commit() error {
 		old = o
 	}
 	t.step(StepSwapped)
+	if idx != nil {
+		err := t.keepOld(old, idx)
+		if t.stage != t.tmp {
+			os.Remove(t.stage)
+		}
+		t.step(StepOldRemove)
+		return err
+	}
 	if err := os.RemoveAll(old); err != nil {
 		return fmt.Errorf("remove the previous output %s: %w", old, err)
 	}
