@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -112,7 +113,15 @@ func indexed(dir string) bool {
 		return false
 	}
 	x := readIndex(filepath.Join(keepDir(abs), liveIndex))
-	return x != nil && len(x.verify(abs)) == 0
+	if x == nil {
+		return false
+	}
+	for n, r := range x.recs { // an entry added changes its folder
+		if !r.dir {
+			delete(x.recs, n)
+		}
+	}
+	return len(x.verify(abs)) == 0
 }
 
 // Record sets what the tree's index says it was built from: the digest of
@@ -157,10 +166,10 @@ func ensureDir(p string) error {
 }
 
 // pruneSpare removes from the spare every file and folder of its old index
-// that the new tree does not have.
-func (t *Tree) pruneSpare(files, dirs []string) error {
+// that the new tree does not have, and returns them.
+func (t *Tree) pruneSpare(files, dirs []string) ([]string, error) {
 	if t.reuse == nil {
-		return nil
+		return nil, nil
 	}
 	want := make(map[string]bool, len(files)+len(dirs))
 	for _, n := range files {
@@ -169,17 +178,18 @@ func (t *Tree) pruneSpare(files, dirs []string) error {
 	for _, d := range dirs {
 		want[d] = true
 	}
-	var staleDirs []string
+	var staleDirs, removed []string
 	for n, r := range t.reuse.recs {
 		if want[n] {
 			continue
 		}
+		removed = append(removed, n)
 		if r.dir {
 			staleDirs = append(staleDirs, n)
 			continue
 		}
 		if err := replaceEntry(filepath.Join(t.tmp, filepath.FromSlash(n))); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	// Deepest first: a folder's folders go before it.
@@ -190,28 +200,45 @@ func (t *Tree) pruneSpare(files, dirs []string) error {
 		p := filepath.Join(t.tmp, filepath.FromSlash(d))
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			if err := os.RemoveAll(p); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
-	return nil
+	return removed, nil
 }
 
-// index stats the finished tree (before it is swapped: the root is
-// recorded after) and returns its index. A file kept from the spare that
-// changed while the build ran is an error: the tree would not hold the
-// build's bytes.
-func (t *Tree) index(files []string) (*treeIndex, error) {
-	dirs := parents(files)
+// index returns the index of the finished tree (files and dirs, before it
+// is swapped: the root is recorded after). What this build wrote, made or
+// removed, and the folders that hold it, are stated; the files kept from
+// the spare and the folders it left alone are as the spare's index,
+// checked when the build began, says.
+func (t *Tree) index(files, dirs, removed []string) (*treeIndex, error) {
 	all := append(append([]string{}, files...), dirs...)
+	stat := make([]bool, len(all))
+	changed := map[string]bool{} // folders whose entries changed
+	for _, n := range removed {
+		changed[path.Dir(n)] = true
+	}
+	for i, n := range all {
+		switch {
+		case t.reuse == nil:
+			stat[i] = true
+		case i < len(files) && !t.kept[n], i >= len(files) && !t.reuse.recs[n].dir:
+			stat[i] = true
+			changed[path.Dir(n)] = true
+		}
+	}
+	for i, n := range all {
+		if i >= len(files) && changed[n] {
+			stat[i] = true
+		}
+	}
 	recs := make([]record, len(all))
 	errs := make([]error, len(all))
 	parallel(len(all), func(i int) {
-		n := all[i]
-		if n == "." {
-			return
+		if n := all[i]; n != "." && stat[i] {
+			recs[i], errs[i] = statRecord(filepath.Join(t.tmp, filepath.FromSlash(n)))
 		}
-		recs[i], errs[i] = statRecord(filepath.Join(t.tmp, filepath.FromSlash(n)))
 	})
 	x := &treeIndex{input: t.input, report: t.report, recs: make(map[string]record, len(all))}
 	for i, n := range all {
@@ -219,11 +246,11 @@ func (t *Tree) index(files []string) (*treeIndex, error) {
 			return nil, fmt.Errorf("index the new output: %w", errs[i])
 		}
 		r := recs[i]
+		if !stat[i] {
+			r = t.reuse.recs[n]
+		}
 		if i < len(files) {
 			r.sum = t.sums[n]
-			if t.kept[n] && !r.same(t.reuse.recs[n]) {
-				return nil, fmt.Errorf("the output file %s kept from the previous build changed while this one ran; build again", n)
-			}
 		}
 		x.recs[n] = r
 	}

@@ -296,6 +296,9 @@ func (t *Tree) Prepare(rels []string) error {
 	}
 	sort.Strings(dirs) // a parent sorts before its children
 	for _, d := range dirs {
+		if t.reuse != nil && t.reuse.recs[d].dir {
+			continue // the spare has it
+		}
 		p := filepath.Join(t.tmp, filepath.FromSlash(d))
 		err := os.Mkdir(p, 0o755)
 		if errors.Is(err, fs.ErrExist) && t.reuse != nil {
@@ -332,6 +335,9 @@ func (t *Tree) WriteFile(rel string, data []byte) error {
 		t.mu.Lock()
 		known := t.dirs[dir]
 		t.mu.Unlock()
+		if t.reuse != nil && t.reuse.recs[dir].dir { // the spare has it (read only: no lock)
+			known = true
+		}
 		if !known {
 			existed, err := t.mkdir(dir)
 			if err != nil {
@@ -471,9 +477,9 @@ func (t *Tree) Commit() error {
 	if t.keep != "" {
 		files := append(names, ManifestName)
 		dirs := parents(files)
-		err := t.pruneSpare(files, dirs)
+		removed, err := t.pruneSpare(files, dirs)
 		if err == nil {
-			idx, err = t.index(files)
+			idx, err = t.index(files, dirs, removed)
 		}
 		if err != nil {
 			t.Abort()
