@@ -157,18 +157,29 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	// when nothing changed, and only the files that changed are written
 	// otherwise (output.BeginOptions.Reuse).
 	reuse := opts.CacheDir != "" && !opts.PrivateOut
-	var input string
+	type digest struct {
+		input string
+		notes []byte
+	}
+	digestDone := make(chan digest, 1)
 	if reuse {
 		if opts.Date == "" { // one day for the digest and the render
 			opts.Date = time.Now().Format("2006-01-02")
 		}
-		if input, err = inputDigest(ctx, opts); err != nil {
-			input = "" // not recorded: the next build does all the work
-		}
-		if b, ok := output.Current(opts.Out, input); ok {
-			if rep, ok := unchangedReport(b, start); ok {
-				log.Info("build done: nothing changed", "files", rep.Files, "ms", rep.Duration.Milliseconds())
-				return rep, nil
+		last := output.ReadLast(opts.Out)
+		go func() {
+			var d digest
+			d.input, d.notes, _ = inputDigest(ctx, opts, last.Notes()) // on an error: not recorded, the next build does all the work
+			digestDone <- d
+		}()
+		if last != nil { // an output that may be current: wait for the digest
+			d := <-digestDone
+			digestDone <- d
+			if last.Current(d.input) {
+				if rep, ok := unchangedReport(last.Report, start); ok {
+					log.Info("build done: nothing changed", "files", rep.Files, "ms", rep.Duration.Milliseconds())
+					return rep, nil
+				}
 			}
 		}
 	}
@@ -209,7 +220,8 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	committed = true
 	if reuse {
 		rep.Reused, rep.FilesWritten = true, tree.Written()
-		tree.Record(input, encodeReport(rep))
+		d := <-digestDone
+		tree.Record(d.input, encodeReport(rep), d.notes)
 	} else {
 		rep.FilesWritten = rep.Files
 	}

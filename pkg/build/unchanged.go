@@ -25,21 +25,31 @@ import (
 var inputRoots = []string{config.FileName, schema.FileName, "templates", "assets", content.Dir, "package-lock.json"}
 
 // inputDigest is the digest of everything a build's output depends on: every
-// file under inputRoots (path, kind and bytes, read in full), the options
-// that change the output, the build date (opts.Date, set), sitegen's version and the
-// executable itself (its path, size, inode and times: a rebuilt sitegen is a
-// new file). Two builds with the same digest write the same bytes; a build
-// whose digest is the one the output was built from, with that output
-// unchanged (output.Current), has nothing to do.
-func inputDigest(ctx context.Context, opts Options) (string, error) {
+// file under inputRoots (path, kind and the SHA-256 of its bytes), the
+// options that change the output, the build date (opts.Date, set),
+// sitegen's version and the executable itself (its path, size, inode and
+// times: a rebuilt sitegen is a new file). Two builds with the same digest
+// write the same bytes; a build whose digest is the one the output was
+// built from, with that output unchanged (output.Last.Current), has nothing
+// to do.
+//
+// A file's SHA-256 is read again only when it may have changed: prev (the
+// notes of the build that wrote the output, see sourceNotes) gives it for a
+// file whose lstat is the same (size, inode, modification and change time)
+// and whose change time is more than two seconds before that build began
+// (a file changed twice within the clock's step on a coarse file system
+// keeps its times). It returns the notes for the next build.
+func inputDigest(ctx context.Context, opts Options, prev []byte) (string, []byte, error) {
 	root := opts.Source
 	if root == "" {
 		root = "."
 	}
+	began := time.Now().UnixNano()
+	known, knownAt := decodeNotes(prev)
 	type entry struct {
-		rel  string
-		mode fs.FileMode
-		sum  [32]byte
+		rel, id string
+		mode    fs.FileMode
+		sum     [32]byte
 	}
 	var entries []entry
 	for _, r := range inputRoots {
@@ -55,11 +65,11 @@ func inputDigest(ctx context.Context, opts Options) (string, error) {
 			return nil
 		})
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 	}
-	// The files' bytes, read on a few goroutines (sorted first: the
-	// digest does not depend on the walk).
+	// The files' digests, on a few goroutines (sorted first: the digest
+	// does not depend on the walk).
 	sort.Slice(entries, func(i, j int) bool { return entries[i].rel < entries[j].rel })
 	var mu sync.Mutex
 	var firstErr error
@@ -74,14 +84,20 @@ func inputDigest(ctx context.Context, opts Options) (string, error) {
 				if !e.mode.IsRegular() { // a folder, or a link or special file a build refuses: named only
 					continue
 				}
-				b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.rel)))
+				p := filepath.Join(root, filepath.FromSlash(e.rel))
+				id, ctime := output.StatID(p)
+				if k, ok := known[e.rel]; ok && id != "" && k.id == id && ctime < knownAt-2e9 {
+					e.id, e.sum = id, k.sum
+					continue
+				}
+				b, err := os.ReadFile(p)
 				if err != nil {
 					mu.Lock()
 					firstErr = err
 					mu.Unlock()
 					continue
 				}
-				e.sum = sha256.Sum256(b)
+				e.id, e.sum = id, sha256.Sum256(b)
 			}
 		}()
 	}
@@ -94,21 +110,71 @@ func inputDigest(ctx context.Context, opts Options) (string, error) {
 	close(next)
 	wg.Wait()
 	if firstErr != nil {
-		return "", firstErr
+		return "", nil, firstErr
 	}
 	if err := ctx.Err(); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "sitegen %s\nexe %s\ndate %s\nbase %q\nhost %q\ndrafts %t\nminify %t\n",
 		Version, executableID(), opts.Date, opts.BaseURL, opts.Host, opts.Drafts, opts.Minify)
+	notes := binary.AppendVarint(nil, began)
 	for _, e := range entries {
 		h.Write(binary.AppendUvarint(nil, uint64(len(e.rel))))
 		h.Write([]byte(e.rel))
 		h.Write(binary.AppendUvarint(nil, uint64(e.mode)))
 		h.Write(e.sum[:])
+		if e.id != "" {
+			notes = appendNote(notes, e.rel, e.id, e.sum)
+		}
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return hex.EncodeToString(h.Sum(nil)), notes, nil
+}
+
+// sourceNote is what a build noted of one source file: its lstat and the
+// SHA-256 of its bytes.
+type sourceNote struct {
+	id  string
+	sum [32]byte
+}
+
+func appendNote(b []byte, rel, id string, sum [32]byte) []byte {
+	for _, v := range []string{rel, id} {
+		b = binary.AppendUvarint(b, uint64(len(v)))
+		b = append(b, v...)
+	}
+	return append(b, sum[:]...)
+}
+
+// decodeNotes reads what inputDigest returned: the notes by file and when
+// the build that took them began (Unix nanoseconds); none when b is not
+// such notes.
+func decodeNotes(b []byte) (map[string]sourceNote, int64) {
+	at, k := binary.Varint(b)
+	if k <= 0 {
+		return nil, 0
+	}
+	b = b[k:]
+	notes := map[string]sourceNote{}
+	str := func() (string, bool) {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > uint64(len(b)-k) {
+			return "", false
+		}
+		v := string(b[k : k+int(n)])
+		b = b[k+int(n):]
+		return v, true
+	}
+	for len(b) > 0 {
+		rel, ok1 := str()
+		id, ok2 := str()
+		if !ok1 || !ok2 || len(b) < 32 {
+			return nil, 0
+		}
+		notes[rel] = sourceNote{id: id, sum: [32]byte(b[:32])}
+		b = b[32:]
+	}
+	return notes, at
 }
 
 // executableID names the running sitegen binary; "" when it cannot be told,
@@ -118,7 +184,7 @@ func executableID() string {
 	if err != nil {
 		return fmt.Sprintf("unknown %d", time.Now().UnixNano())
 	}
-	id := output.StatID(exe)
+	id, _ := output.StatID(exe)
 	if id == "" {
 		return fmt.Sprintf("unknown %d", time.Now().UnixNano())
 	}

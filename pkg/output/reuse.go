@@ -82,27 +82,49 @@ func openSpare(keep string) (string, *treeIndex) {
 	return spare, x
 }
 
-// Current reports whether the tree at dir is, unchanged, the tree a build
-// of input wrote, and returns that build's report. The build's lock on dir
-// is taken while it looks.
-func Current(dir, input string) ([]byte, bool) {
-	if input == "" {
-		return nil, false
-	}
+// Last is what the index of the tree at an output folder says of the build
+// that wrote it (Tree.Record).
+type Last struct {
+	Input   string // the digest of its inputs
+	Report  []byte // its report
+	Sources []byte // the build's own notes on its sources
+	dir     string
+	x       *treeIndex
+}
+
+// ReadLast reads the index of the tree at dir; nil when there is none.
+func ReadLast(dir string) *Last {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, false
+		return nil
 	}
-	unlock, err := lockOut(abs)
+	x := readIndex(filepath.Join(keepDir(abs), liveIndex))
+	if x == nil {
+		return nil
+	}
+	return &Last{Input: x.input, Report: x.report, Sources: x.sources, dir: abs, x: x}
+}
+
+// Notes are the last build's notes on its sources; nil without a last build.
+func (l *Last) Notes() []byte {
+	if l == nil {
+		return nil
+	}
+	return l.Sources
+}
+
+// Current reports whether the tree is still, unchanged, the tree a build of
+// input wrote. The build's lock on the folder is taken while it looks.
+func (l *Last) Current(input string) bool {
+	if l == nil || input == "" || input != l.Input {
+		return false
+	}
+	unlock, err := lockOut(l.dir)
 	if err != nil {
-		return nil, false
+		return false
 	}
 	defer unlock()
-	x := readIndex(filepath.Join(keepDir(abs), liveIndex))
-	if x == nil || x.input != input || len(x.verify(abs)) > 0 {
-		return nil, false
-	}
-	return x.report, true
+	return len(l.x.verify(l.dir)) == 0
 }
 
 // indexed reports whether dir is, unchanged, the tree its live index
@@ -125,11 +147,11 @@ func indexed(dir string) bool {
 }
 
 // Record sets what the tree's index says it was built from: the digest of
-// the build's inputs and its report (see Current).
-func (t *Tree) Record(input string, report []byte) {
+// the build's inputs, its report and its notes on its sources (see Last).
+func (t *Tree) Record(input string, report, sources []byte) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.input, t.report = input, report
+	t.input, t.report, t.sources = input, report, sources
 }
 
 // reusable reports whether the spare already holds rel with these bytes.
@@ -240,7 +262,7 @@ func (t *Tree) index(files, dirs, removed []string) (*treeIndex, error) {
 			recs[i], errs[i] = statRecord(filepath.Join(t.tmp, filepath.FromSlash(n)))
 		}
 	})
-	x := &treeIndex{input: t.input, report: t.report, recs: make(map[string]record, len(all))}
+	x := &treeIndex{input: t.input, report: t.report, sources: t.sources, recs: make(map[string]record, len(all))}
 	for i, n := range all {
 		if errs[i] != nil {
 			return nil, fmt.Errorf("index the new output: %w", errs[i])
@@ -282,7 +304,7 @@ func (t *Tree) keepOld(old string, x *treeIndex) error {
 		}
 		if r, err := statRecord(spare); err == nil {
 			t.prevLive.recs["."] = r
-			t.prevLive.input, t.prevLive.report = "", nil
+			t.prevLive.input, t.prevLive.report, t.prevLive.sources = "", nil, nil
 			removeErr = writeIndex(filepath.Join(keep, spareIndex), t.prevLive)
 		}
 	}
@@ -291,13 +313,13 @@ func (t *Tree) keepOld(old string, x *treeIndex) error {
 
 // StatID names the file at name by what an lstat tells (size, inode,
 // modification and change time), "" when it cannot: a file replaced or
-// changed gets a new one.
-func StatID(name string) string {
+// changed gets a new one. ctime is its change time (Unix nanoseconds).
+func StatID(name string) (id string, ctime int64) {
 	r, err := statRecord(name)
 	if err != nil {
-		return ""
+		return "", 0
 	}
-	return fmt.Sprintf("%d %d %d %d", r.size, r.ino, r.mtime, r.ctime)
+	return fmt.Sprintf("%d %d %d %d", r.size, r.ino, r.mtime, r.ctime), r.ctime
 }
 
 // Written is how many files were written; the others were kept from the

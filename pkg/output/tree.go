@@ -102,6 +102,7 @@ type Tree struct {
 	kept     map[string]bool
 	input    string
 	report   []byte
+	sources  []byte
 }
 
 // Begin starts a tree that will replace dir on Commit. Leftovers of an

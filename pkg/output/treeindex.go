@@ -38,10 +38,13 @@ type treeIndex struct {
 	// report is the build's report, as the build encoded it, for a later
 	// build that finds nothing changed.
 	report []byte
-	recs   map[string]record
+	// sources are the build's notes on its sources (build keeps what
+	// each source file's digest was).
+	sources []byte
+	recs    map[string]record
 }
 
-const indexMagic = "sitegen-tree-index-1\n"
+const indexMagic = "sitegen-tree-index-2\n"
 
 // sumOf is a file's content digest in a tree index.
 func sumOf(data []byte) [16]byte {
@@ -63,6 +66,7 @@ func (x *treeIndex) encode() []byte {
 	}
 	putBytes([]byte(x.input))
 	putBytes(x.report)
+	putBytes(x.sources)
 	b = binary.AppendUvarint(b, uint64(len(names)))
 	for _, n := range names {
 		r := x.recs[n]
@@ -119,6 +123,7 @@ func decodeIndex(b []byte) (*treeIndex, error) {
 	x := &treeIndex{}
 	x.input = string(getBytes(int(uv())))
 	x.report = getBytes(int(uv()))
+	x.sources = getBytes(int(uv()))
 	n := uv()
 	if bad || n > uint64(len(rest)) {
 		return nil, errBadIndex
