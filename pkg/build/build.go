@@ -148,11 +148,6 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	if opts.Out == "" {
 		opts.Out = "public"
 	}
-	if !opts.PrivateOut {
-		if err := checkOut(opts.Source, opts.Out); err != nil {
-			return nil, err
-		}
-	}
 	// With a cache folder the previous output is reused: nothing is done
 	// when nothing changed, and only the files that changed are written
 	// otherwise (output.BeginOptions.Reuse).
@@ -176,11 +171,19 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 			d := <-digestDone
 			digestDone <- d
 			if last.Current(d.input) {
+				if err := last.Guard(opts.Source); err != nil {
+					return nil, err
+				}
 				if rep, ok := unchangedReport(last.Report, start); ok {
 					log.Info("build done: nothing changed", "files", rep.Files, "ms", rep.Duration.Milliseconds())
 					return rep, nil
 				}
 			}
+		}
+	}
+	if !opts.PrivateOut {
+		if err := checkOut(opts.Source, opts.Out); err != nil {
+			return nil, err
 		}
 	}
 	site, errs := load(ctx, opts, nil)

@@ -127,6 +127,12 @@ func (l *Last) Current(input string) bool {
 	return len(l.x.verify(l.dir)) == 0
 }
 
+// Guard is Guard for the folder of a tree Current found unchanged: it holds
+// nothing sitegen did not write, so it is not walked again.
+func (l *Last) Guard(source string) error {
+	return guard(source, l.dir, false)
+}
+
 // indexed reports whether dir is, unchanged, the tree its live index
 // describes: then it holds no file sitegen did not write.
 func indexed(dir string) bool {
@@ -289,6 +295,9 @@ func (t *Tree) keepOld(old string, x *treeIndex) error {
 	}
 	x.recs["."] = root
 	keep := keepDir(t.final)
+	if err := os.MkdirAll(keep, 0o755); err != nil {
+		return errors.Join(fmt.Errorf("keep the previous output: %w", err), os.RemoveAll(old))
+	}
 	spare := filepath.Join(keep, spareName)
 	var removeErr error
 	switch {

@@ -135,6 +135,9 @@ func BeginWith(dir, version string, opts BeginOptions) (*Tree, error) {
 		if t != nil || err != nil {
 			return t, err
 		}
+	} else if err := os.RemoveAll(keepDir(abs)); err != nil { // kept by a build with the cache
+		unlock()
+		return nil, fmt.Errorf("remove the kept previous output: %w", err)
 	}
 	// The new tree is made inside a staging folder beside dir, marked so
 	// that the file system places the tree away from the previous output
@@ -169,9 +172,8 @@ func BeginWith(dir, version string, opts BeginOptions) (*Tree, error) {
 // trusted; else it returns no tree (the tree is staged in a new folder).
 func beginReusing(abs, version string, unlock func()) (*Tree, error) {
 	keep := keepDir(abs)
-	if err := os.MkdirAll(keep, 0o755); err != nil {
-		unlock()
-		return nil, fmt.Errorf("create %s: %w", keep, err)
+	if _, err := os.Lstat(keep); err != nil { // made when a tree is kept (Commit)
+		return nil, nil
 	}
 	spare, x := openSpare(keep)
 	if x == nil {
@@ -580,6 +582,15 @@ func ReadManifest(dir string) (*Manifest, error) {
 
 // Marked reports whether dir carries sitegen's mark.
 func Marked(dir string) bool {
-	_, err := ReadManifest(dir)
-	return err == nil
+	f := filepath.Join(dir, ManifestName)
+	st, err := os.Lstat(f)
+	if err != nil || !st.Mode().IsRegular() || st.Size() > 64<<20 {
+		return false
+	}
+	b, err := os.ReadFile(f)
+	if err != nil {
+		return false
+	}
+	var m struct{ Generator string } // the list of files is not kept
+	return json.Unmarshal(b, &m) == nil && m.Generator == Generator
 }
