@@ -54,13 +54,13 @@ for place in "${places[@]}"; do
     *) echo "unknown place $place (ram or disk)" >&2; exit 2 ;;
   esac
   proj=$work/peers/sitegen hugo=$work/peers/hugo
-  have=$(find "$proj/content" -maxdepth 2 -name '*.md' 2>/dev/null | wc -l)
+  have=$({ find "$proj/content" -maxdepth 2 -name '*.md' 2>/dev/null || true; } | wc -l)
   if [ "$have" -ne $((2 * N)) ] || [ ! -d "$hugo/content" ]; then
     RUNS=1 QUIET_WAIT=0 SITEGEN_BIN="$bin/sitegen" "$here/run.sh" "${flag[@]}" "$N" sitegen hugo > "$bin/prepare.log" 2>&1 ||
       { cat "$bin/prepare.log" >&2; exit 1; }
   fi
   [ -x "$work/peers/bin/hugo" ] || { echo "no Hugo in $work/peers/bin: run SETUP=1 bench/ssgbench/run.sh first" >&2; exit 1; }
-  page=$(find "$proj/content/pl" -maxdepth 1 -name '*.md' | sort | head -1)
+  page=$(find "$proj/content/pl" -maxdepth 1 -name '*.md' | sort | sed -n 1p)
   cp "$page" "$bin/page.md"
   tsv=$bin/$place.tsv; : > "$tsv"
   load=$(cut -d' ' -f1-3 /proc/loadavg)

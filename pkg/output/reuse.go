@@ -249,9 +249,11 @@ func (t *Tree) index(files, dirs, removed []string) (*treeIndex, error) {
 	}
 	for i, n := range all {
 		switch {
-		case t.reuse == nil:
-			stat[i] = true
-		case i < len(files) && !t.kept[n], i >= len(files) && !t.reuse.recs[n].dir:
+		case i < len(files): // recorded as written, or kept as the spare's index says
+			if !t.kept[n] {
+				changed[path.Dir(n)] = true
+			}
+		case t.reuse == nil || !t.reuse.recs[n].dir:
 			stat[i] = true
 			changed[path.Dir(n)] = true
 		}
@@ -274,7 +276,12 @@ func (t *Tree) index(files, dirs, removed []string) (*treeIndex, error) {
 			return nil, fmt.Errorf("index the new output: %w", errs[i])
 		}
 		r := recs[i]
-		if !stat[i] {
+		switch {
+		case i < len(files) && t.kept[n]:
+			r = t.reuse.recs[n]
+		case i < len(files):
+			r = t.written[n]
+		case !stat[i]:
 			r = t.reuse.recs[n]
 		}
 		if i < len(files) {

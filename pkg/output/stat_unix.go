@@ -15,13 +15,21 @@ func statRecord(name string) (record, error) {
 	if err := unix.Lstat(name, &st); err != nil {
 		return record{}, &fs.PathError{Op: "lstat", Path: name, Err: err}
 	}
-	r := record{size: st.Size, ino: uint64(st.Ino), mtime: unix.TimespecToNsec(st.Mtim), ctime: unix.TimespecToNsec(st.Ctim)}
+	r := recordOf(&st)
 	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFDIR:
-		r.dir, r.size = true, 0
-	case unix.S_IFREG:
+	case unix.S_IFDIR, unix.S_IFREG:
 	default:
 		return record{}, &fs.PathError{Op: "lstat", Path: name, Err: errNotRegular}
 	}
 	return r, nil
+}
+
+// recordOf is the record of what a stat returned (a folder's size is left
+// out: it says nothing of its entries).
+func recordOf(st *unix.Stat_t) record {
+	r := record{size: st.Size, ino: uint64(st.Ino), mtime: unix.TimespecToNsec(st.Mtim), ctime: unix.TimespecToNsec(st.Ctim)}
+	if st.Mode&unix.S_IFMT == unix.S_IFDIR {
+		r.dir, r.size = true, 0
+	}
+	return r
 }

@@ -93,13 +93,15 @@ type Tree struct {
 	// the keep folder; reuse the index of the spare the tree is staged in
 	// (nil: a new folder); prevLive the index of the tree at final, which
 	// becomes the spare; sums the digests of the files written or kept
-	// (guarded by mu), kept those left as the spare held them; input and
+	// (guarded by mu), kept those left as the spare held them, written
+	// the others; input and
 	// report what Record gave.
 	keep     string
 	reuse    *treeIndex
 	prevLive *treeIndex
 	sums     map[string][16]byte
 	kept     map[string]bool
+	written  map[string]record // the files written, as written
 	input    string
 	report   []byte
 	sources  []byte
@@ -192,6 +194,7 @@ func (t *Tree) startIndex(spare *treeIndex) {
 	t.prevLive = readIndex(filepath.Join(t.keep, liveIndex))
 	t.sums = map[string][16]byte{}
 	t.kept = map[string]bool{}
+	t.written = map[string]record{}
 }
 
 // Recover cleans up after a build into dir that was interrupted: when dir is
@@ -379,8 +382,10 @@ func (t *Tree) put(rel string, data []byte) error {
 			return err
 		}
 	}
+	var r record
 	if !keep {
-		if err := writeNewFile(p, data); err != nil {
+		var err error
+		if r, err = writeNewFileStat(p, data, true); err != nil {
 			return err
 		}
 	}
@@ -388,6 +393,8 @@ func (t *Tree) put(rel string, data []byte) error {
 	t.sums[rel] = sum
 	if keep {
 		t.kept[rel] = true
+	} else {
+		t.written[rel] = r
 	}
 	t.mu.Unlock()
 	return nil
