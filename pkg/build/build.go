@@ -167,7 +167,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 			d.input, d.notes, _ = inputDigest(ctx, opts, last.Notes()) // on an error: not recorded, the next build does all the work
 			digestDone <- d
 		}()
-		if last != nil { // an output that may be current: wait for the digest
+		if last != nil && opts.AfterWrite == nil { // an output that may be current: wait for the digest
 			d := <-digestDone
 			digestDone <- d
 			if last.Current(d.input) {
