@@ -26,7 +26,7 @@ for i in $(seq "$runs"); do
   /usr/bin/time -f "floor\t%e\t%U\t%S\t%M" -a -o "$tsv" "$bin/floor" -src "$proj/content" -out "$work/floor-out" >/dev/null
   rm -rf "$work/floor-out"
   /usr/bin/time -f "contract\t%e\t%U\t%S\t%M" -a -o "$tsv" "$bin/floor" -contract -src "$proj/content" -out "$work/floor-out" >/dev/null
-  rm -rf "$proj/floor-public" "$proj/.floor-cache"
+  rm -rf "$proj/floor-public" "$proj/.floor-cache" "$proj/.sitegen-keep-floor-public"
   (cd "$proj" && /usr/bin/time -f "sitegen\t%e\t%U\t%S\t%M" -a -o "$tsv" "$bin/sitegen" build --date 2026-01-01 --cache-dir .floor-cache -o floor-public >/dev/null)
 done
 med() { awk -F'\t' -v p="$1" -v c="$2" '$1 == p { print $c }' "$tsv" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }

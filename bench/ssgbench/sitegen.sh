@@ -2,9 +2,10 @@
 # the harness as peers.d/sitegen.sh; bench.sh sources it with ROOT set.
 DIR=$ROOT/peers/sitegen
 OUT=public
-# A cold build: the output and the build cache are deleted before each run
+# A cold build: the output, the build cache and the kept previous output
+# (.sitegen-keep-public) are deleted before each run
 # (the cache is kept in the project so that CLEAN reaches it).
-CLEAN=(public .sitegen-cache)
+CLEAN=(public .sitegen-cache .sitegen-keep-public)
 BUILD=("$ROOT/peers/bin/sitegen" build --date 2026-01-01 --cache-dir .sitegen-cache)
 BUILD_ENV=()
 available() { [ -x "$ROOT/peers/bin/sitegen" ]; }

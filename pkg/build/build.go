@@ -156,6 +156,39 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	if opts.Out == "" {
 		opts.Out = "public"
 	}
+	// With a cache folder the previous output is reused: nothing is done
+	// when nothing changed, and only the files that changed are written
+	// otherwise (output.BeginOptions.Reuse).
+	reuse := opts.CacheDir != "" && !opts.PrivateOut
+	type digest struct {
+		input string
+		notes []byte
+	}
+	digestDone := make(chan digest, 1)
+	if reuse {
+		if opts.Date == "" { // one day for the digest and the render
+			opts.Date = time.Now().Format("2006-01-02")
+		}
+		last := output.ReadLast(opts.Out)
+		go func() {
+			var d digest
+			d.input, d.notes, _ = inputDigest(ctx, opts, last.Notes()) // on an error: not recorded, the next build does all the work
+			digestDone <- d
+		}()
+		if last != nil && opts.AfterWrite == nil { // an output that may be current: wait for the digest
+			d := <-digestDone
+			digestDone <- d
+			if last.Current(d.input) {
+				if err := last.Guard(opts.Source); err != nil {
+					return nil, err
+				}
+				if rep, ok := unchangedReport(last.Report, start); ok {
+					log.Info("build done: nothing changed", "files", rep.Files, "ms", rep.Duration.Milliseconds())
+					return rep, nil
+				}
+			}
+		}
+	}
 	if !opts.PrivateOut {
 		if err := checkOut(opts.Source, opts.Out); err != nil {
 			return nil, err
@@ -173,7 +206,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	if errs.Errors() > 0 {
 		return nil, attachSource(opts, site.errorsOnly(ctx, errs))
 	}
-	tree, err := output.Begin(opts.Out, Version)
+	tree, err := output.BeginWith(opts.Out, Version, output.BeginOptions{Reuse: reuse})
 	if err != nil {
 		return nil, err
 	}
@@ -196,6 +229,13 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 		return nil, attachSource(opts, stopped(ctx, err))
 	}
 	committed = true
+	if reuse {
+		rep.Reused, rep.FilesWritten = true, tree.Written()
+		d := <-digestDone
+		tree.Record(d.input, encodeReport(rep), d.notes)
+	} else {
+		rep.FilesWritten = rep.Files
+	}
 	if err := tree.Commit(); err != nil {
 		return nil, err
 	}

@@ -65,6 +65,14 @@ type Report struct {
 	// (not taken from the cache; counted with a cache only).
 	TemplateSets, EsbuildRuns int
 	Images                    images.Stats
+	// FilesWritten is how many of Files were written: a build that reuses
+	// the previous output (with a cache folder) leaves the files whose
+	// bytes did not change as they are. Unchanged says nothing changed
+	// since the last build: its output is already in place, and this
+	// report is that build's.
+	FilesWritten int
+	Reused       bool
+	Unchanged    bool
 }
 
 // PageJS is the JavaScript one page loads.
@@ -84,8 +92,15 @@ func (r *Report) Summary() string {
 	}
 	s := fmt.Sprintf("built %d pages (%s), %d redirects: %d files, %s in %d ms",
 		total, strings.Join(parts, ", "), r.Redirects, r.Files, humanBytes(r.Bytes), r.Duration.Milliseconds())
-	if r.PageCache {
-		s += fmt.Sprintf(" (pages: %d rendered, %d from cache)", r.PagesRendered, r.PagesCached)
+	switch {
+	case r.Unchanged:
+		s += " (nothing changed since the last build: no file written)"
+	case r.PageCache:
+		s += fmt.Sprintf(" (pages: %d rendered, %d from cache", r.PagesRendered, r.PagesCached)
+		if r.Reused {
+			s += fmt.Sprintf("; files: %d written, %d unchanged", r.FilesWritten, r.Files-r.FilesWritten)
+		}
+		s += ")"
 	}
 	return s
 }

@@ -39,6 +39,12 @@ var SourceDirs = []string{"content", "templates", "assets"}
 // new folder outside content/, templates/, assets/ and hidden folders. Paths
 // are compared after resolving symbolic links.
 func Guard(source, out string) error {
+	return guard(source, out, true)
+}
+
+// guard is Guard; without foreign it does not look for files sitegen did
+// not write in a marked tree (the caller has just checked the tree whole).
+func guard(source, out string, foreign bool) error {
 	if source == "" {
 		source = "."
 	}
@@ -84,7 +90,7 @@ func Guard(source, out string) error {
 		}
 	}
 	marked := exists && Marked(out)
-	if marked {
+	if marked && foreign {
 		// A tree sitegen wrote, with files someone added since: those would
 		// be lost.
 		if extra := foreignFiles(out); len(extra) > 0 {
@@ -142,7 +148,7 @@ func listing(dir string) string {
 // manifest does not name, sorted.
 func foreignFiles(dir string) []string {
 	m, err := ReadManifest(dir)
-	if err != nil {
+	if err != nil || indexed(dir) { // unchanged since sitegen wrote it: no walk
 		return nil
 	}
 	listed := make(map[string]bool, len(m.Files)+1)

@@ -92,12 +92,34 @@ type Tree struct {
 	// (renameat2 RENAME_EXCHANGE on Linux). A test sets errExchange to force
 	// the two-rename fallback.
 	exchange func(a, b string) error
+
+	// A tree that reuses (BeginOptions.Reuse; see keepPrefix): keep is
+	// the keep folder; reuse the index of the spare the tree is staged in
+	// (nil: a new folder); prevLive the index of the tree at final, which
+	// becomes the spare; sums the digests of the files written or kept
+	// (guarded by mu), kept those left as the spare held them, written
+	// the others; input and
+	// report what Record gave.
+	keep     string
+	reuse    *treeIndex
+	prevLive *treeIndex
+	sums     map[string][16]byte
+	kept     map[string]bool
+	written  map[string]record // the files written, as written
+	input    string
+	report   []byte
+	sources  []byte
 }
 
 // Begin starts a tree that will replace dir on Commit. Leftovers of an
 // interrupted build into dir are cleaned up first (see Recover). The caller
 // must have checked dir with Guard.
 func Begin(dir, version string) (*Tree, error) {
+	return BeginWith(dir, version, BeginOptions{})
+}
+
+// BeginWith is Begin with options.
+func BeginWith(dir, version string, opts BeginOptions) (*Tree, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -113,6 +135,15 @@ func Begin(dir, version string) (*Tree, error) {
 	if err := Recover(abs); err != nil {
 		unlock()
 		return nil, err
+	}
+	if opts.Reuse {
+		t, err := beginReusing(abs, version, unlock)
+		if t != nil || err != nil {
+			return t, err
+		}
+	} else if err := os.RemoveAll(keepDir(abs)); err != nil { // kept by a build with the cache
+		unlock()
+		return nil, fmt.Errorf("remove the kept previous output: %w", err)
 	}
 	// The new tree is made inside a staging folder beside dir, marked so
 	// that the file system places the tree away from the previous output
@@ -136,7 +167,38 @@ func Begin(dir, version string) (*Tree, error) {
 		unlock()
 		return nil, err
 	}
-	return &Tree{final: abs, stage: stage, tmp: tmp, version: version, dirs: map[string]bool{}, unlock: unlock}, nil
+	t := &Tree{final: abs, stage: stage, tmp: tmp, version: version, dirs: map[string]bool{}, unlock: unlock}
+	if opts.Reuse {
+		t.startIndex(nil)
+	}
+	return t, nil
+}
+
+// beginReusing stages the tree in the spare, when there is one that can be
+// trusted; else it returns no tree (the tree is staged in a new folder).
+func beginReusing(abs, version string, unlock func()) (*Tree, error) {
+	keep := keepDir(abs)
+	if _, err := os.Lstat(keep); err != nil { // made when a tree is kept (Commit)
+		return nil, nil
+	}
+	spare, x := openSpare(keep)
+	if x == nil {
+		return nil, nil
+	}
+	t := &Tree{final: abs, stage: spare, tmp: spare, version: version, dirs: map[string]bool{}, unlock: unlock}
+	t.startIndex(x)
+	return t, nil
+}
+
+// startIndex readies a reusing tree's bookkeeping; spare is the index of
+// the spare it is staged in, or nil.
+func (t *Tree) startIndex(spare *treeIndex) {
+	t.keep = keepDir(t.final)
+	t.reuse = spare
+	t.prevLive = readIndex(filepath.Join(t.keep, liveIndex))
+	t.sums = map[string][16]byte{}
+	t.kept = map[string]bool{}
+	t.written = map[string]record{}
 }
 
 // Recover cleans up after a build into dir that was interrupted: when dir is
@@ -248,7 +310,17 @@ func (t *Tree) Prepare(rels []string) error {
 	}
 	defer t.writing.Done()
 	for _, d := range dirs {
-		if err := os.Mkdir(filepath.Join(t.tmp, filepath.FromSlash(d)), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		if t.reuse != nil && t.reuse.recs[d].dir {
+			continue // the spare has it
+		}
+		p := filepath.Join(t.tmp, filepath.FromSlash(d))
+		err := os.Mkdir(p, 0o755)
+		if errors.Is(err, fs.ErrExist) && t.reuse != nil {
+			err = ensureDir(p)
+		} else if errors.Is(err, fs.ErrExist) {
+			err = nil
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -275,6 +347,9 @@ func (t *Tree) WriteFile(rel string, data []byte) error {
 		t.mu.Lock()
 		known := t.dirs[dir]
 		t.mu.Unlock()
+		if t.reuse != nil && t.reuse.recs[dir].dir { // the spare has it (read only: no lock)
+			known = true
+		}
 		if !known {
 			existed, err := t.mkdir(dir)
 			if err != nil {
@@ -287,7 +362,7 @@ func (t *Tree) WriteFile(rel string, data []byte) error {
 			}
 		}
 	}
-	if err := writeNewFile(filepath.Join(t.tmp, filepath.FromSlash(rel)), data); err != nil {
+	if err := t.put(rel, data); err != nil {
 		return err
 	}
 	t.mu.Lock()
@@ -311,6 +386,38 @@ func (t *Tree) startWrite() bool {
 	return true
 }
 
+// put writes one file of the tree, or leaves it when the spare the tree is
+// staged in holds these bytes there already.
+func (t *Tree) put(rel string, data []byte) error {
+	p := filepath.Join(t.tmp, filepath.FromSlash(rel))
+	if t.keep == "" {
+		return writeNewFile(p, data)
+	}
+	sum := sumOf(data)
+	keep := t.reusable(rel, len(data), sum)
+	if !keep && t.reuse != nil {
+		if err := replaceEntry(p); err != nil {
+			return err
+		}
+	}
+	var r record
+	if !keep {
+		var err error
+		if r, err = writeNewFileStat(p, data, true); err != nil {
+			return err
+		}
+	}
+	t.mu.Lock()
+	t.sums[rel] = sum
+	if keep {
+		t.kept[rel] = true
+	} else {
+		t.written[rel] = r
+	}
+	t.mu.Unlock()
+	return nil
+}
+
 // mkdir creates dir with one system call when its parent exists (Prepare
 // made sure of that for planned files), else with its missing parents. It
 // reports whether dir existed already.
@@ -320,6 +427,8 @@ func (t *Tree) mkdir(dir string) (existed bool, err error) {
 	switch {
 	case err == nil:
 		return false, nil
+	case errors.Is(err, fs.ErrExist) && t.reuse != nil:
+		return true, ensureDir(p)
 	case errors.Is(err, fs.ErrExist):
 		return true, nil
 	case errors.Is(err, fs.ErrNotExist):
@@ -392,9 +501,22 @@ func (t *Tree) Commit() error {
 		t.Abort()
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(t.tmp, ManifestName), append(m, '\n'), 0o644); err != nil {
+	if err := t.put(ManifestName, append(m, '\n')); err != nil {
 		t.Abort()
 		return fmt.Errorf("write the output manifest: %w", err)
+	}
+	var idx *treeIndex
+	if t.keep != "" {
+		files := append(names, ManifestName)
+		dirs := parents(files)
+		removed, err := t.pruneSpare(files, dirs)
+		if err == nil {
+			idx, err = t.index(files, dirs, removed)
+		}
+		if err != nil {
+			t.Abort()
+			return err
+		}
 	}
 	t.step(StepManifest)
 	if _, err := os.Lstat(t.final); errors.Is(err, os.ErrNotExist) {
@@ -403,7 +525,12 @@ func (t *Tree) Commit() error {
 			return fmt.Errorf("move new output into place: %w", err)
 		}
 		t.step(StepSwapped)
-		os.Remove(t.stage)
+		if t.stage != t.tmp {
+			os.Remove(t.stage)
+		}
+		if idx != nil {
+			return t.keepOld("", idx)
+		}
 		return nil
 	}
 	exchange := t.exchange
@@ -436,6 +563,14 @@ func (t *Tree) Commit() error {
 		old = o
 	}
 	t.step(StepSwapped)
+	if idx != nil {
+		err := t.keepOld(old, idx)
+		if t.stage != t.tmp {
+			os.Remove(t.stage)
+		}
+		t.step(StepOldRemove)
+		return err
+	}
 	if err := os.RemoveAll(old); err != nil {
 		return fmt.Errorf("remove the previous output %s: %w", old, err)
 	}
@@ -476,6 +611,15 @@ func ReadManifest(dir string) (*Manifest, error) {
 
 // Marked reports whether dir carries sitegen's mark.
 func Marked(dir string) bool {
-	_, err := ReadManifest(dir)
-	return err == nil
+	f := filepath.Join(dir, ManifestName)
+	st, err := os.Lstat(f)
+	if err != nil || !st.Mode().IsRegular() || st.Size() > 64<<20 {
+		return false
+	}
+	b, err := os.ReadFile(f)
+	if err != nil {
+		return false
+	}
+	var m struct{ Generator string } // the list of files is not kept
+	return json.Unmarshal(b, &m) == nil && m.Generator == Generator
 }

@@ -42,7 +42,7 @@ func writeTree(t *Tree, version string) error {
 }
 
 func swapChild(dir, step, mode string) int {
-	t, err := Begin(dir, "test")
+	t, err := BeginWith(dir, "test", BeginOptions{Reuse: mode == "reuse"})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -124,29 +124,43 @@ func leftovers(t *testing.T, parent string) []string {
 // build removes every leftover.
 func TestSwapSurvivesKill(t *testing.T) {
 	steps := []string{StepWriting, StepManifest, StepAside, StepSwapped, StepOldRemove}
-	for _, mode := range []string{"exchange", "renames"} {
+	// reuse: builds that keep the replaced tree and stage the next one in
+	// it (BeginOptions.Reuse); two builds before the killed one, so that
+	// it is staged in the kept tree.
+	for _, mode := range []string{"exchange", "renames", "reuse"} {
 		for i, step := range steps {
 			t.Run(fmt.Sprintf("%s/step-%d-%s", mode, i+1, step), func(t *testing.T) {
-				if mode == "exchange" && runtime.GOOS != "linux" {
+				if mode != "renames" && runtime.GOOS != "linux" {
 					t.Skip("the atomic exchange is Linux only; elsewhere builds use two renames")
 				}
 				parent := t.TempDir()
 				out := filepath.Join(parent, "public")
-				old, err := Begin(out, "test")
-				if err != nil {
-					t.Fatal(err)
+				opts := BeginOptions{Reuse: mode == "reuse"}
+				commit := func(version string) {
+					t.Helper()
+					tr, err := BeginWith(out, "test", opts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := writeTree(tr, version); err != nil {
+						t.Fatal(err)
+					}
+					if err := tr.Commit(); err != nil {
+						t.Fatal(err)
+					}
+					if v, err := treeVersion(out); err != nil || v != version {
+						t.Fatalf("built %s, found %s, %v", version, v, err)
+					}
 				}
-				if err := writeTree(old, "old"); err != nil {
-					t.Fatal(err)
+				if mode == "reuse" {
+					commit("older")
 				}
-				if err := old.Commit(); err != nil {
-					t.Fatal(err)
-				}
+				commit("old")
 
 				cmd := waittest.Command(t, os.Args[0], "-test.run=^$")
 				cmd.Env = append(os.Environ(), "SITEGEN_SWAP_KILL="+step, "SITEGEN_SWAP_DIR="+out, "SITEGEN_SWAP_MODE="+mode)
 				msg, err := cmd.CombinedOutput()
-				if mode == "exchange" && step == StepAside {
+				if mode != "renames" && step == StepAside {
 					// The exchange never has --out missing: the step is not reached.
 					if err != nil {
 						t.Fatalf("with the atomic exchange, --out was moved aside (or the build failed): %v\n%s", err, msg)
@@ -165,7 +179,7 @@ func TestSwapSurvivesKill(t *testing.T) {
 				}
 
 				v, err := treeVersion(out)
-				if mode == "exchange" || step != StepAside {
+				if mode != "renames" || step != StepAside {
 					if err != nil {
 						t.Fatalf("killed at %s: --out is not a complete tree: %v", step, err)
 					}
@@ -174,7 +188,7 @@ func TestSwapSurvivesKill(t *testing.T) {
 				}
 
 				// The next build recovers and leaves no leftovers.
-				next, err := Begin(out, "test")
+				next, err := BeginWith(out, "test", opts)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -186,9 +200,12 @@ func TestSwapSurvivesKill(t *testing.T) {
 					t.Errorf("--out was gone: the old tree should be restored, got %s", v)
 				}
 				next.Abort()
-				if l := leftovers(t, parent); len(l) > 0 {
+				if l := leftovers(t, parent); len(l) > 0 && (mode != "reuse" || len(l) > 1 || l[0] != keepPrefix+"public") {
 					t.Errorf("leftovers after the next build: %v", l)
 				}
+				// And the builds after write whole, unmixed trees.
+				commit("newer")
+				commit("newest")
 			})
 		}
 	}

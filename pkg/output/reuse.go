@@ -1,0 +1,347 @@
+package output
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// A build that reuses (BeginOptions.Reuse: sitegen build with a cache
+// folder) keeps, beside --out, the tree the swap took out of place, in the
+// keep folder .sitegen-keep-<out>:
+//
+//	spare/     the tree before the one at --out, whole
+//	spare.idx  its index (treeIndex)
+//	live.idx   the index of the tree at --out
+//
+// The next build stages its tree in spare/ instead of a new folder: a file
+// whose bytes are those the spare already holds is left as it is, every
+// other is written (the old file unlinked first: a server that opened it
+// while it was live still reads the old bytes), the files the new tree does
+// not have are removed; then the spare is swapped into place as a new
+// tree is (renameat2 RENAME_EXCHANGE), and the tree it replaced becomes the
+// spare. A build that changed one page writes that page, its page data and
+// the few site-wide files that list it, where it used to write every file.
+//
+// Nothing is trusted unchecked. An index is only believed for the entries
+// whose lstat still matches it (size, inode, modification and change time):
+// writing a file or adding, removing or renaming an entry of a folder gives
+// it a new change time, which no program but the kernel sets. A spare with
+// a folder that changed is removed and the tree written new. spare.idx is
+// removed before the spare is touched, so a build killed while it changes
+// the spare leaves a spare without an index, which the next build removes.
+const keepPrefix = ".sitegen-keep-"
+
+const (
+	spareName  = "spare"
+	spareIndex = "spare.idx"
+	liveIndex  = "live.idx"
+)
+
+var errNotRegular = errors.New("not a regular file or folder")
+
+// BeginOptions say how a tree is staged.
+type BeginOptions struct {
+	// Reuse keeps the replaced tree beside the output and stages the next
+	// build's tree in it (see keepPrefix).
+	Reuse bool
+}
+
+func keepDir(final string) string {
+	return filepath.Join(filepath.Dir(final), keepPrefix+filepath.Base(final))
+}
+
+// openSpare returns the spare in keep and its index with the files that
+// changed since it was written marked as not reusable, or "" and nil when
+// there is no spare that can be trusted (an untrusted one is removed).
+func openSpare(keep string) (string, *treeIndex) {
+	spare := filepath.Join(keep, spareName)
+	x := readIndex(filepath.Join(keep, spareIndex))
+	// From here on the spare changes: its index goes first.
+	os.Remove(filepath.Join(keep, spareIndex))
+	if x != nil {
+		for _, n := range x.verify(spare) {
+			if x.recs[n].dir {
+				x = nil
+				break
+			}
+			r := x.recs[n]
+			r.size = -1 // still removed when the new tree lacks it, never kept
+			x.recs[n] = r
+		}
+	}
+	if x == nil {
+		os.RemoveAll(spare)
+		return "", nil
+	}
+	return spare, x
+}
+
+// Last is what the index of the tree at an output folder says of the build
+// that wrote it (Tree.Record).
+type Last struct {
+	Input   string // the digest of its inputs
+	Report  []byte // its report
+	Sources []byte // the build's own notes on its sources
+	dir     string
+	x       *treeIndex
+}
+
+// ReadLast reads the index of the tree at dir; nil when there is none.
+func ReadLast(dir string) *Last {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil
+	}
+	x := readIndex(filepath.Join(keepDir(abs), liveIndex))
+	if x == nil {
+		return nil
+	}
+	return &Last{Input: x.input, Report: x.report, Sources: x.sources, dir: abs, x: x}
+}
+
+// Notes are the last build's notes on its sources; nil without a last build.
+func (l *Last) Notes() []byte {
+	if l == nil {
+		return nil
+	}
+	return l.Sources
+}
+
+// Current reports whether the tree is still, unchanged, the tree a build of
+// input wrote. The build's lock on the folder is taken while it looks.
+func (l *Last) Current(input string) bool {
+	if l == nil || input == "" || input != l.Input {
+		return false
+	}
+	unlock, err := lockOut(l.dir)
+	if err != nil {
+		return false
+	}
+	defer unlock()
+	return len(l.x.verify(l.dir)) == 0
+}
+
+// Guard is Guard for the folder of a tree Current found unchanged: it holds
+// nothing sitegen did not write, so it is not walked again.
+func (l *Last) Guard(source string) error {
+	return guard(source, l.dir, false)
+}
+
+// indexed reports whether dir is, unchanged, the tree its live index
+// describes: then it holds no file sitegen did not write.
+func indexed(dir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	x := readIndex(filepath.Join(keepDir(abs), liveIndex))
+	if x == nil {
+		return false
+	}
+	for n, r := range x.recs { // an entry added changes its folder
+		if !r.dir {
+			delete(x.recs, n)
+		}
+	}
+	return len(x.verify(abs)) == 0
+}
+
+// Record sets what the tree's index says it was built from: the digest of
+// the build's inputs, its report and its notes on its sources (see Last).
+func (t *Tree) Record(input string, report, sources []byte) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.input, t.report, t.sources = input, report, sources
+}
+
+// reusable reports whether the spare already holds rel with these bytes.
+func (t *Tree) reusable(rel string, size int, sum [16]byte) bool {
+	if t.reuse == nil {
+		return false
+	}
+	r, ok := t.reuse.recs[rel]
+	return ok && !r.dir && r.size == int64(size) && r.sum == sum
+}
+
+// replaceEntry clears the way for a new file at p in the spare: what is
+// there is unlinked, not written over.
+func replaceEntry(p string) error {
+	err := os.Remove(p)
+	if err == nil || errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return os.RemoveAll(p) // a folder where the file goes
+}
+
+// ensureDir makes p a folder when the spare has a file there.
+func ensureDir(p string) error {
+	st, err := os.Lstat(p)
+	if err == nil && st.IsDir() {
+		return nil
+	}
+	if err == nil {
+		if err := os.Remove(p); err != nil {
+			return err
+		}
+	}
+	return os.MkdirAll(p, 0o755)
+}
+
+// pruneSpare removes from the spare every file and folder of its old index
+// that the new tree does not have, and returns them.
+func (t *Tree) pruneSpare(files, dirs []string) ([]string, error) {
+	if t.reuse == nil {
+		return nil, nil
+	}
+	want := make(map[string]bool, len(files)+len(dirs))
+	for _, n := range files {
+		want[n] = true
+	}
+	for _, d := range dirs {
+		want[d] = true
+	}
+	var staleDirs, removed []string
+	for n, r := range t.reuse.recs {
+		if want[n] {
+			continue
+		}
+		removed = append(removed, n)
+		if r.dir {
+			staleDirs = append(staleDirs, n)
+			continue
+		}
+		if err := replaceEntry(filepath.Join(t.tmp, filepath.FromSlash(n))); err != nil {
+			return nil, err
+		}
+	}
+	// Deepest first: a folder's folders go before it.
+	sort.Slice(staleDirs, func(i, j int) bool {
+		return strings.Count(staleDirs[i], "/") > strings.Count(staleDirs[j], "/")
+	})
+	for _, d := range staleDirs {
+		p := filepath.Join(t.tmp, filepath.FromSlash(d))
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := os.RemoveAll(p); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return removed, nil
+}
+
+// index returns the index of the finished tree (files and dirs, before it
+// is swapped: the root is recorded after). What this build wrote, made or
+// removed, and the folders that hold it, are stated; the files kept from
+// the spare and the folders it left alone are as the spare's index,
+// checked when the build began, says.
+func (t *Tree) index(files, dirs, removed []string) (*treeIndex, error) {
+	all := append(append([]string{}, files...), dirs...)
+	stat := make([]bool, len(all))
+	changed := map[string]bool{} // folders whose entries changed
+	for _, n := range removed {
+		changed[path.Dir(n)] = true
+	}
+	for i, n := range all {
+		switch {
+		case i < len(files): // recorded as written, or kept as the spare's index says
+			if !t.kept[n] {
+				changed[path.Dir(n)] = true
+			}
+		case t.reuse == nil || !t.reuse.recs[n].dir:
+			stat[i] = true
+			changed[path.Dir(n)] = true
+		}
+	}
+	for i, n := range all {
+		if i >= len(files) && changed[n] {
+			stat[i] = true
+		}
+	}
+	recs := make([]record, len(all))
+	errs := make([]error, len(all))
+	parallel(len(all), func(i int) {
+		if n := all[i]; n != "." && stat[i] {
+			recs[i], errs[i] = statRecord(filepath.Join(t.tmp, filepath.FromSlash(n)))
+		}
+	})
+	x := &treeIndex{input: t.input, report: t.report, sources: t.sources, recs: make(map[string]record, len(all))}
+	for i, n := range all {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("index the new output: %w", errs[i])
+		}
+		r := recs[i]
+		switch {
+		case i < len(files) && t.kept[n]:
+			r = t.reuse.recs[n]
+		case i < len(files):
+			r = t.written[n]
+		case !stat[i]:
+			r = t.reuse.recs[n]
+		}
+		if i < len(files) {
+			r.sum = t.sums[n]
+		}
+		x.recs[n] = r
+	}
+	return x, nil
+}
+
+// keepOld makes old (the tree the swap replaced, now beside the output)
+// the spare when its index is known, and records the new tree's index;
+// without an index old is removed, as a build that does not reuse does.
+func (t *Tree) keepOld(old string, x *treeIndex) error {
+	root, err := statRecord(t.final)
+	if err != nil {
+		return err
+	}
+	x.recs["."] = root
+	keep := keepDir(t.final)
+	if err := os.MkdirAll(keep, 0o755); err != nil {
+		return errors.Join(fmt.Errorf("keep the previous output: %w", err), os.RemoveAll(old))
+	}
+	spare := filepath.Join(keep, spareName)
+	var removeErr error
+	switch {
+	case old == "": // there was no tree at --out
+	case t.prevLive == nil:
+		removeErr = os.RemoveAll(old)
+	default:
+		if old != spare {
+			os.RemoveAll(spare) // nothing there but a leftover
+			if err := os.Rename(old, spare); err != nil {
+				return errors.Join(fmt.Errorf("keep the previous output: %w", err), os.RemoveAll(old))
+			}
+		}
+		if r, err := statRecord(spare); err == nil {
+			t.prevLive.recs["."] = r
+			t.prevLive.input, t.prevLive.report, t.prevLive.sources = "", nil, nil
+			removeErr = writeIndex(filepath.Join(keep, spareIndex), t.prevLive)
+		}
+	}
+	return errors.Join(removeErr, writeIndex(filepath.Join(keep, liveIndex), x))
+}
+
+// StatID names the file at name by what an lstat tells (size, inode,
+// modification and change time), "" when it cannot: a file replaced or
+// changed gets a new one. ctime is its change time (Unix nanoseconds).
+func StatID(name string) (id string, ctime int64) {
+	r, err := statRecord(name)
+	if err != nil {
+		return "", 0
+	}
+	return fmt.Sprintf("%d %d %d %d", r.size, r.ino, r.mtime, r.ctime), r.ctime
+}
+
+// Written is how many files were written; the others were kept from the
+// spare, as they were.
+func (t *Tree) Written() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.files - len(t.kept)
+}

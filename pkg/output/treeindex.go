@@ -1,0 +1,239 @@
+package output
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+)
+
+// record is what a tree index knows of one entry of a tree: enough to tell,
+// with one lstat, that the entry is still exactly as sitegen left it. Any
+// change to a file's bytes, or to a folder's list of entries, gives it a new
+// change time (ctime), which no user program can set back; a file replaced
+// by another gets a new inode number.
+type record struct {
+	dir          bool
+	size         int64
+	ino          uint64
+	mtime, ctime int64 // nanoseconds
+	sum          [16]byte
+}
+
+// treeIndex describes one complete tree sitegen wrote: each file and folder
+// (slash paths below the root, "." for the root) with its record and, for a
+// file, the first 16 bytes of the SHA-256 of its content.
+type treeIndex struct {
+	// input is the digest of everything the tree was built from (the
+	// sources, the options and sitegen itself; see build's inputDigest),
+	// "" when not known.
+	input string
+	// report is the build's report, as the build encoded it, for a later
+	// build that finds nothing changed.
+	report []byte
+	// sources are the build's notes on its sources (build keeps what
+	// each source file's digest was).
+	sources []byte
+	recs    map[string]record
+}
+
+const indexMagic = "sitegen-tree-index-2\n"
+
+// sumOf is a file's content digest in a tree index.
+func sumOf(data []byte) [16]byte {
+	s := sha256.Sum256(data)
+	return [16]byte(s[:16])
+}
+
+func (x *treeIndex) encode() []byte {
+	names := make([]string, 0, len(x.recs))
+	for n := range x.recs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	b := make([]byte, 0, 64*len(names)+len(x.report)+64)
+	b = append(b, indexMagic...)
+	putBytes := func(v []byte) {
+		b = binary.AppendUvarint(b, uint64(len(v)))
+		b = append(b, v...)
+	}
+	putBytes([]byte(x.input))
+	putBytes(x.report)
+	putBytes(x.sources)
+	b = binary.AppendUvarint(b, uint64(len(names)))
+	for _, n := range names {
+		r := x.recs[n]
+		putBytes([]byte(n))
+		dir := byte(0)
+		if r.dir {
+			dir = 1
+		}
+		b = append(b, dir)
+		b = binary.AppendVarint(b, r.size)
+		b = binary.AppendUvarint(b, r.ino)
+		b = binary.AppendVarint(b, r.mtime)
+		b = binary.AppendVarint(b, r.ctime)
+		b = append(b, r.sum[:]...)
+	}
+	return b
+}
+
+var errBadIndex = errors.New("not a tree index")
+
+func decodeIndex(b []byte) (*treeIndex, error) {
+	rest, ok := bytes.CutPrefix(b, []byte(indexMagic))
+	if !ok {
+		return nil, errBadIndex
+	}
+	bad := false
+	uv := func() uint64 {
+		v, k := binary.Uvarint(rest)
+		if k <= 0 {
+			bad = true
+			return 0
+		}
+		rest = rest[k:]
+		return v
+	}
+	sv := func() int64 {
+		v, k := binary.Varint(rest)
+		if k <= 0 {
+			bad = true
+			return 0
+		}
+		rest = rest[k:]
+		return v
+	}
+	getBytes := func(n int) []byte {
+		if bad || n < 0 || n > len(rest) {
+			bad = true
+			return nil
+		}
+		v := rest[:n:n]
+		rest = rest[n:]
+		return v
+	}
+	x := &treeIndex{}
+	x.input = string(getBytes(int(uv())))
+	x.report = getBytes(int(uv()))
+	x.sources = getBytes(int(uv()))
+	n := uv()
+	if bad || n > uint64(len(rest)) {
+		return nil, errBadIndex
+	}
+	x.recs = make(map[string]record, n)
+	for i := uint64(0); i < n && !bad; i++ {
+		name := string(getBytes(int(uv())))
+		d := getBytes(1)
+		var r record
+		r.dir = len(d) == 1 && d[0] == 1
+		r.size, r.ino, r.mtime, r.ctime = sv(), uv(), sv(), sv()
+		copy(r.sum[:], getBytes(16))
+		x.recs[name] = r
+	}
+	if bad || len(rest) != 0 {
+		return nil, errBadIndex
+	}
+	return x, nil
+}
+
+// readIndex reads an index file; a missing or damaged one is nil.
+func readIndex(file string) *treeIndex {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	x, err := decodeIndex(b)
+	if err != nil {
+		return nil
+	}
+	return x
+}
+
+// writeIndex replaces file with x, whole or not at all.
+func writeIndex(file string, x *treeIndex) error {
+	tmp := file + ".new"
+	if err := os.WriteFile(tmp, x.encode(), 0o644); err != nil {
+		return fmt.Errorf("write the tree index: %w", err)
+	}
+	if err := os.Rename(tmp, file); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write the tree index: %w", err)
+	}
+	return nil
+}
+
+// verify stats every entry x lists below root and reports those that are
+// no longer as recorded (changed, replaced or gone), sorted. A folder that
+// changed means entries were added, removed or renamed in it.
+func (x *treeIndex) verify(root string) []string {
+	names := make([]string, 0, len(x.recs))
+	for n := range x.recs {
+		names = append(names, n)
+	}
+	var mu sync.Mutex
+	var changed []string
+	parallel(len(names), func(i int) {
+		n := names[i]
+		want := x.recs[n]
+		got, err := statRecord(filepath.Join(root, filepath.FromSlash(n)))
+		if err != nil || !got.same(want) {
+			mu.Lock()
+			changed = append(changed, n)
+			mu.Unlock()
+		}
+	})
+	sort.Strings(changed)
+	return changed
+}
+
+// same reports whether two records describe the same entry, unchanged (the
+// digest is not compared: a stat does not give it).
+func (r record) same(o record) bool {
+	return r.dir == o.dir && r.size == o.size && r.ino == o.ino && r.mtime == o.mtime && r.ctime == o.ctime
+}
+
+// parallel calls f(0..n-1) on a few goroutines: stats and links are system
+// calls that wait on the file system as often as they use a core.
+func parallel(n int, f func(i int)) {
+	workers := min(n, max(4, 2*runtime.GOMAXPROCS(0)))
+	var wg sync.WaitGroup
+	chunk := (n + workers - 1) / max(workers, 1)
+	for w := 0; w < workers; w++ {
+		lo, hi := w*chunk, min(n, (w+1)*chunk)
+		if lo >= hi {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// parents lists every folder holding one of files ("." included).
+func parents(files []string) []string {
+	seen := map[string]bool{".": true}
+	for _, f := range files {
+		for d := path.Dir(f); d != "." && !seen[d]; d = path.Dir(d) {
+			seen[d] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for d := range seen {
+		out = append(out, d)
+	}
+	sort.Strings(out)
+	return out
+}
