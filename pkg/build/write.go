@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"sitegen/pkg/diag"
+	"sitegen/pkg/internal/ctxwait"
 	"sitegen/pkg/output"
 	"sitegen/pkg/route"
 )
@@ -217,16 +218,7 @@ feed:
 		}
 	}
 	close(next)
-	waited := make(chan struct{})
-	go func() {
-		wg.Wait()
-		close(waited)
-	}()
-	select {
-	case <-waited:
-	case <-ctx.Done():
-	}
-	if err := ctx.Err(); err != nil {
+	if err := ctxwait.Wait(ctx, &wg); err != nil {
 		return nil, err
 	}
 	return done, nil

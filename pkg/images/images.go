@@ -24,6 +24,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"sitegen/pkg/internal/ctxwait"
 	"sort"
 	"strconv"
 	"strings"
@@ -500,16 +501,7 @@ feed:
 	// Stopped (Ctrl+C), Run returns at once: a worker in the middle of a
 	// step (a decode, a resize, an AVIF encode can take seconds) ends it
 	// and drops its variant, unseen.
-	waited := make(chan struct{})
-	go func() {
-		wg.Wait()
-		close(waited)
-	}()
-	select {
-	case <-waited:
-	case <-ctx.Done():
-	}
-	if err := ctx.Err(); err != nil {
+	if err := ctxwait.Wait(ctx, &wg); err != nil {
 		return nil, err
 	}
 	mu.Lock()
