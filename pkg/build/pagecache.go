@@ -51,6 +51,10 @@ type pageEntry struct {
 	// ("" when it has none): checked again only when the schema changed.
 	FormChecked string
 	Styles      []string // CSP hashes of its <style>s and inline scripts (inlineHashes)
+	// Sums are the digests and sizes of the page's files, made when it
+	// was stored: a warm build keeps the files the spare holds without
+	// hashing them or making the page data again (see placePage).
+	Sums pageSums
 }
 
 type traceItem struct{ Dep, Digest string }
@@ -58,7 +62,7 @@ type traceItem struct{ Dep, Digest string }
 func (c *pageCache) key(e *route.Entry) cache.Key {
 	flags := fmt.Sprintf("root=%t fallback=%t error=%t notfound=%t", e.Root, e.Fallback, e.Error, e.NotFound)
 	own, _ := c.r.TraceDigest(render.DepFile(e.Page.File))
-	return cache.NewKey(c.salt, []byte("page-6"), []byte(e.Lang), []byte(e.ID), []byte(e.URL), []byte(flags), []byte(own))
+	return cache.NewKey(c.salt, []byte("page-7"), []byte(e.Lang), []byte(e.ID), []byte(e.URL), []byte(flags), []byte(own))
 }
 
 // lookup returns the page from the cache when its trace still holds.
@@ -91,18 +95,21 @@ func (c *pageCache) lookup(e *route.Entry) (rendered, bool) {
 	if off < 0 || n < 0 || off+n > len(pe.HTML) {
 		return rendered{}, false
 	}
-	data, rsc, err := c.pageData(e, &render.Result{HTML: pe.HTML, Main: string(pe.HTML[off : off+n]), MainIslands: pe.MainIslands})
-	if err != nil {
-		return rendered{}, false // rendering reports it
-	}
-	return rendered{entry: e, html: pe.HTML, data: data, rsc: rsc, islands: pe.Islands, mainIslands: pe.MainIslands, formChecked: pe.FormChecked, styles: pe.Styles}, true
+	res := &render.Result{HTML: pe.HTML, Main: string(pe.HTML[off : off+n]), MainIslands: pe.MainIslands}
+	pageData := func() ([]byte, []byte, error) { return c.pageData(e, res) }
+	return rendered{entry: e, html: pe.HTML, pageData: pageData, sums: &pe.Sums, islands: pe.Islands, mainIslands: pe.MainIslands,
+		formChecked: pe.FormChecked, styles: pe.Styles}, true
 }
 
 // done counts a rendered page and stores it when its render succeeded and
-// every input it recorded can be traced.
-func (c *pageCache) done(r rendered) {
+// every input it recorded can be traced; it gives the page its sums (the
+// tree writes them without hashing the bytes again).
+func (c *pageCache) done(r *rendered) {
 	if c == nil {
 		return
+	}
+	if r.err == nil {
+		r.sums = newPageSums(r.html, r.data, r.rsc)
 	}
 	if !r.entry.Root {
 		c.renders.Add(1)
@@ -117,7 +124,8 @@ func (c *pageCache) done(r rendered) {
 	if off < 0 || off+len(r.main) > len(r.html) { // not where the page data took it from: not kept
 		return
 	}
-	pe := pageEntry{HTML: r.html, Main: [2]int{off, len(r.main)}, Islands: r.islands, MainIslands: r.mainIslands, Pictures: r.pictures, FormChecked: r.formChecked, Styles: r.styles}
+	pe := pageEntry{HTML: r.html, Main: [2]int{off, len(r.main)}, Islands: r.islands, MainIslands: r.mainIslands, Pictures: r.pictures,
+		FormChecked: r.formChecked, Styles: r.styles, Sums: *r.sums}
 	for _, k := range r.deps.Sorted() {
 		d, ok := c.r.TraceDigest(k)
 		if !ok {
@@ -186,7 +194,7 @@ func (pe *pageEntry) encode() ([][]byte, error) {
 	for _, v := range [][]byte{pics, mainIslands, []byte(pe.FormChecked)} {
 		put(v)
 	}
-	return append(parts, b), nil
+	return append(parts, pe.Sums.append(b)), nil
 }
 
 // decode reads what encode wrote; false when b is not such an entry.
@@ -232,7 +240,10 @@ func (pe *pageEntry) decode(b []byte) bool {
 	}
 	pics, mainIslands := get(), get()
 	pe.FormChecked = string(get())
-	if bad || len(b) != 0 {
+	if bad {
+		return false
+	}
+	if b, bad = pe.Sums.read(b); bad || len(b) != 0 {
 		return false
 	}
 	return json.Unmarshal(pics, &pe.Pictures) == nil && json.Unmarshal(mainIslands, &pe.MainIslands) == nil

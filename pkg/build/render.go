@@ -38,6 +38,11 @@ type rendered struct {
 	formChecked string
 	styles      []string  // CSP hashes of the page's <style>s and inline scripts (inlineHashes)
 	sliceErrs   diag.List // laying out the locale's header and footer slices (home pages)
+	// sums, when known (a page cache), are its files' digests and sizes;
+	// pageData, for a page taken from the cache, makes data and rsc, which
+	// placePage asks for only when it writes them.
+	sums     *pageSums
+	pageData func() (data, rsc []byte, err error)
 }
 
 // renderEntry renders one entry with its page data, island manifest and

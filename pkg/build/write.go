@@ -47,10 +47,10 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 	go func() { sizerDone <- s.jsSizer() }()
 
 	done, err := s.renderEntries(ctx, entries, func(r *rendered) {
-		r.sliceErrs = s.pageFiles(r, out.write)
+		r.sliceErrs = s.placePage(r, out)
 		// Written: only what the report needs is kept.
 		r.html, r.data, r.rsc, r.main = nil, nil, nil, ""
-		r.deps, r.pictures, r.mainIslands = nil, nil, nil
+		r.deps, r.pictures, r.mainIslands, r.pageData, r.sums = nil, nil, nil, nil, nil
 	})
 	if err != nil {
 		return nil, err
@@ -142,6 +142,37 @@ func (t *outTree) write(rel string, b []byte) {
 	if t.tree != nil {
 		err = t.tree.WriteFile(rel, b)
 	}
+	t.done(rel, err)
+}
+
+// writeSum is write for bytes whose output.Sum is known.
+func (t *outTree) writeSum(rel string, b []byte, sum [16]byte) {
+	w, ok := t.tree.(interface {
+		WriteSum(string, []byte, [16]byte) error
+	})
+	if !ok {
+		t.write(rel, b)
+		return
+	}
+	t.done(rel, w.WriteSum(rel, b, sum))
+}
+
+// keep keeps rel as the tree's spare holds it, when it holds a file of this
+// size and sum (output.Tree.Keep), and reports whether it did.
+func (t *outTree) keep(rel string, size int, sum [16]byte) bool {
+	k, ok := t.tree.(interface {
+		Keep(string, int, [16]byte) bool
+	})
+	if !ok || !k.Keep(rel, size, sum) {
+		return false
+	}
+	t.done(rel, nil)
+	return true
+}
+
+// done notes a file of the output, written or kept, and the error of
+// writing it.
+func (t *outTree) done(rel string, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.statics[rel] {
@@ -200,7 +231,7 @@ func (s *Site) renderEntries(ctx context.Context, entries []*route.Entry, place 
 				}
 				s.checkForm(&r)
 				if !ok {
-					s.pages.done(r)
+					s.pages.done(&r)
 				}
 				if r.err == nil && ctx.Err() == nil {
 					place(&r)

@@ -335,6 +335,35 @@ func (t *Tree) Prepare(rels []string) error {
 // WriteFile writes one file; rel is a slash-separated path below the root.
 // It is safe for concurrent use.
 func (t *Tree) WriteFile(rel string, data []byte) error {
+	return t.write(rel, data, nil)
+}
+
+// WriteSum is WriteFile for bytes whose Sum the caller knows already.
+func (t *Tree) WriteSum(rel string, data []byte, sum [16]byte) error {
+	return t.write(rel, data, &sum)
+}
+
+// Keep records rel as written with the bytes the spare the tree is staged
+// in holds there already, when it holds a file of this size and Sum (see
+// keepPrefix), and reports whether it did; otherwise the caller writes the
+// file. The caller need not have the bytes: a page taken from the cache is
+// kept without its page data being made again.
+func (t *Tree) Keep(rel string, size int, sum [16]byte) bool {
+	rel, err := cleanRel(rel)
+	if err != nil || !t.reusable(rel, size, sum) || !t.startWrite() {
+		return false
+	}
+	defer t.writing.Done()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.sums[rel] = sum
+	t.kept[rel] = true
+	t.added(rel, size)
+	return true
+}
+
+// write writes one file; sum, when known, is Sum(data).
+func (t *Tree) write(rel string, data []byte, sum *[16]byte) error {
 	rel, err := cleanRel(rel)
 	if err != nil {
 		return err
@@ -362,16 +391,21 @@ func (t *Tree) WriteFile(rel string, data []byte) error {
 			}
 		}
 	}
-	if err := t.put(rel, data); err != nil {
+	if err := t.put(rel, data, sum); err != nil {
 		return err
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.added(rel, len(data))
+	return nil
+}
+
+// added counts a file of the tree (t.mu held).
+func (t *Tree) added(rel string, size int) {
 	t.names = append(append(t.names, rel...), 0)
 	t.files++
-	t.bytes += int64(len(data))
+	t.bytes += int64(size)
 	t.step(StepWriting)
-	return nil
 }
 
 // startWrite counts a write under way, unless Abort was called (false);
@@ -387,13 +421,19 @@ func (t *Tree) startWrite() bool {
 }
 
 // put writes one file of the tree, or leaves it when the spare the tree is
-// staged in holds these bytes there already.
-func (t *Tree) put(rel string, data []byte) error {
+// staged in holds these bytes there already; known, when set, is
+// Sum(data).
+func (t *Tree) put(rel string, data []byte, known *[16]byte) error {
 	p := filepath.Join(t.tmp, filepath.FromSlash(rel))
 	if t.keep == "" {
 		return writeNewFile(p, data)
 	}
-	sum := sumOf(data)
+	var sum [16]byte
+	if known != nil {
+		sum = *known
+	} else {
+		sum = Sum(data)
+	}
 	keep := t.reusable(rel, len(data), sum)
 	if !keep && t.reuse != nil {
 		if err := replaceEntry(p); err != nil {
@@ -501,7 +541,7 @@ func (t *Tree) Commit() error {
 		t.Abort()
 		return err
 	}
-	if err := t.put(ManifestName, append(m, '\n')); err != nil {
+	if err := t.put(ManifestName, append(m, '\n'), nil); err != nil {
 		t.Abort()
 		return fmt.Errorf("write the output manifest: %w", err)
 	}

@@ -46,8 +46,10 @@ type treeIndex struct {
 
 const indexMagic = "sitegen-tree-index-2\n"
 
-// sumOf is a file's content digest in a tree index.
-func sumOf(data []byte) [16]byte {
+// Sum is a file's content digest in a tree index (the first 16 bytes of
+// its SHA-256): a caller that keeps it (the page cache) hands it to
+// Tree.WriteSum and Tree.Keep instead of having the bytes hashed again.
+func Sum(data []byte) [16]byte {
 	s := sha256.Sum256(data)
 	return [16]byte(s[:16])
 }

@@ -1,0 +1,100 @@
+package output
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// reuseBuild writes files into dir as a build with the cache does, after
+// keep has chosen what to keep; it returns what keep kept.
+func reuseBuild(t *testing.T, dir string, files map[string]string, keep func(*Tree) []string) []string {
+	t.Helper()
+	tree, err := BeginWith(dir, "test", BeginOptions{Reuse: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	if keep != nil {
+		kept = keep(tree)
+	}
+	for rel, body := range files {
+		if slices.Contains(kept, rel) {
+			continue
+		}
+		if err := tree.WriteFile(rel, []byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tree.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return kept
+}
+
+// TestKeep: a file is kept without its bytes only when the spare the tree
+// is staged in holds a file of that size and digest at that path; the
+// output then equals a tree written whole, and its index knows the file.
+func TestKeep(t *testing.T) {
+	old := map[string]string{"a/index.html": "page a", "b/index.html": "page b", "c.json": "{}"}
+	cases := []struct {
+		name string
+		rel  string
+		body string // what the caller says the file holds
+		size int    // -1: len(body)
+		want bool
+	}{
+		{"same bytes", "a/index.html", "page a", -1, true},
+		{"other bytes, same size", "b/index.html", "page B", -1, false},
+		{"same digest, other size", "a/index.html", "page a", 7, false},
+		{"not in the spare", "d/index.html", "page d", -1, false},
+		{"a folder of the spare", "a", "page a", -1, false},
+		{"the manifest", ManifestName, "", -1, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "public")
+			reuseBuild(t, dir, old, nil)
+			reuseBuild(t, dir, old, nil) // the first tree is now the spare
+			size := c.size
+			if size < 0 {
+				size = len(c.body)
+			}
+			want := map[string]string{"a/index.html": "page a", "b/index.html": "page b", "c.json": "{}"}
+			if c.rel == "b/index.html" || c.rel == "d/index.html" {
+				want[c.rel] = c.body
+			}
+			kept := reuseBuild(t, dir, want, func(tree *Tree) []string {
+				if got := tree.Keep(c.rel, size, Sum([]byte(c.body))); got != c.want {
+					t.Errorf("Keep(%s) = %t, want %t", c.rel, got, c.want)
+				} else if got {
+					return []string{c.rel}
+				}
+				return nil
+			})
+			for rel, body := range want {
+				b, err := os.ReadFile(filepath.Join(dir, rel))
+				if err != nil || string(b) != body {
+					t.Errorf("%s = %q (%v), want %q", rel, b, err, body)
+				}
+			}
+			m, err := ReadManifest(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(m.Files) != len(want) {
+				t.Errorf("manifest lists %v, want the %d files", m.Files, len(want))
+			}
+			last := ReadLast(dir)
+			for _, rel := range kept {
+				if r := last.x.recs[rel]; r.sum != Sum([]byte(want[rel])) || r.size != int64(len(want[rel])) {
+					t.Errorf("the index of the new tree has %s as %+v", rel, r)
+				}
+			}
+			if ch := last.x.verify(dir); len(ch) > 0 {
+				t.Errorf("the new tree is not as its index says: %v", ch)
+			}
+		})
+	}
+}
