@@ -4,6 +4,7 @@
 package build
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -165,51 +166,65 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 		notes []byte
 	}
 	digestDone := make(chan digest, 1)
+	var last *output.Last
 	if reuse {
 		if opts.Date == "" { // one day for the digest and the render
 			opts.Date = time.Now().Format("2006-01-02")
 		}
-		last := output.ReadLast(opts.Out)
+		last = output.ReadLast(opts.Out)
 		go func() {
 			var d digest
 			d.input, d.notes, _ = inputDigest(ctx, opts, last.Notes()) // on an error: not recorded, the next build does all the work
 			digestDone <- d
 		}()
-		if last != nil && opts.AfterWrite == nil { // an output that may be current: wait for the digest
-			d := <-digestDone
-			digestDone <- d
-			if last.Current(d.input) {
-				if err := last.Guard(opts.Source); err != nil {
-					return nil, err
-				}
-				if rep, ok := unchangedReport(last.Report, start); ok {
-					log.Info("build done: nothing changed", "files", rep.Files, "ms", rep.Duration.Milliseconds())
-					return rep, nil
-				}
+	}
+	// The site loads while the digest is made and the output is readied
+	// (checked, locked, its spare verified): jobs that wait on the file
+	// system as much as on a core.
+	loadCtx, stopLoad := context.WithCancel(ctx)
+	defer stopLoad()
+	loaded := make(chan loadResult, 1)
+	go func() { loaded <- loadSite(loadCtx, opts) }()
+	if last != nil && opts.AfterWrite == nil { // an output that may be current: wait for the digest
+		d := <-digestDone
+		digestDone <- d
+		if rep, ok := unchangedReport(last.Report); ok && last.Current(d.input) {
+			stopLoad()
+			if l := <-loaded; l.site != nil {
+				l.site.Close()
 			}
+			if err := last.Guard(opts.Source); err != nil {
+				return nil, err
+			}
+			rep.Duration = time.Since(start)
+			log.Info("build done: nothing changed", "files", rep.Files, "ms", rep.Duration.Milliseconds())
+			return rep, nil
 		}
 	}
-	if !opts.PrivateOut {
-		if err := checkOut(opts.Source, opts.Out); err != nil {
-			return nil, err
+	readied := make(chan treeResult, 1)
+	go func() { readied <- readyOut(opts, reuse, last) }()
+	l, ready := <-loaded, <-readied
+	site, errs := l.site, l.errs
+	if err := cmp.Or(ready.err, l.err, ctx.Err()); err != nil || site == nil || errs.Errors() > 0 {
+		if ready.tree != nil { // a spare nothing was written to stays for the next build
+			ready.tree.Abort()
 		}
-	}
-	site, errs := load(ctx, opts, nil)
-	if err := ctx.Err(); err != nil {
-		return nil, stopped(ctx, err)
-	}
-	if site == nil {
-		return nil, attachSource(opts, errs.Err())
+		if err != nil && site != nil {
+			site.Close()
+		}
+		switch {
+		case err != nil:
+			return nil, stopped(ctx, err)
+		case site == nil:
+			return nil, attachSource(opts, errs.Err())
+		}
 	}
 	defer site.Close()
 	site.beforeRender = opts.beforeRender
 	if errs.Errors() > 0 {
 		return nil, attachSource(opts, site.errorsOnly(ctx, errs))
 	}
-	tree, err := output.BeginWith(opts.Out, Version, output.BeginOptions{Reuse: reuse})
-	if err != nil {
-		return nil, err
-	}
+	tree := ready.tree
 	tree.AbortOn(ctx) // Ctrl+C removes the temporary tree at once
 	committed := false
 	defer func() {
@@ -242,6 +257,38 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	rep.Duration = time.Since(start)
 	log.Info("build done", "pages", rep.Pages, "files", rep.Files, "bytes", rep.Bytes, "ms", rep.Duration.Milliseconds())
 	return rep, nil
+}
+
+type loadResult struct {
+	site *Site
+	errs diag.List
+	err  error // a panic while loading (*InternalError)
+}
+
+// loadSite loads the site for a build (load), on its own goroutine.
+func loadSite(ctx context.Context, opts Options) (r loadResult) {
+	defer recoverAs(&r.err, "loading the site")
+	r.site, r.errs = load(ctx, opts, nil)
+	return r
+}
+
+type treeResult struct {
+	tree *output.Tree
+	err  error
+}
+
+// readyOut checks the output folder (unless it is the caller's own) and
+// begins the tree that will replace it, on its own goroutine; last is what
+// was read of the output's index, if anything.
+func readyOut(opts Options, reuse bool, last *output.Last) (r treeResult) {
+	defer recoverAs(&r.err, "readying the output folder")
+	if !opts.PrivateOut {
+		if err := output.GuardLast(opts.Source, opts.Out, last); err != nil {
+			return treeResult{err: err}
+		}
+	}
+	tree, err := output.BeginWith(opts.Out, Version, output.BeginOptions{Reuse: reuse, Last: last})
+	return treeResult{tree, err}
 }
 
 // stopped turns the errors of work cut short by ctx into ctx's error.
@@ -282,12 +329,6 @@ func sitePolicy(cfg *config.Config) output.CSP {
 		Connect: append(append(append([]string{}, forms...), an.Connect...), cfg.CSP.ConnectSrc...),
 		Form:    append(append([]string{}, forms...), cfg.CSP.FormAction...),
 	}
-}
-
-// checkOut refuses output directories a build must not replace (see
-// output.Guard); the error is an *output.RefusedError.
-func checkOut(src, out string) error {
-	return output.Guard(src, out)
 }
 
 // runtimeEntry is the client runtime's entry under assets/.

@@ -240,3 +240,41 @@ func TestWarmNeverWritesInPlace(t *testing.T) {
 		t.Error("the output does not hold the last edit")
 	}
 }
+
+// TestWarmAfterFailedBuild: a build that stops at an error in the site
+// leaves the previous output and the kept tree as they were, so the build
+// after the fix still writes only what changed.
+func TestWarmAfterFailedBuild(t *testing.T) {
+	src := fixtureCopy(t)
+	dir := t.TempDir()
+	out, cache := filepath.Join(dir, "public"), filepath.Join(dir, "cache")
+	page := filepath.Join(src, "content/pl/kontakt.md")
+	for _, text := range []string{"Napisz na", "Pisz do nas na"} { // a cold build, then one with a spare kept
+		b, _ := os.ReadFile(page)
+		old := "Pisz na"
+		if !bytes.Contains(b, []byte(old)) {
+			old = "Napisz na"
+		}
+		replaceIn(t, page, old, text)
+		if _, err := Run(context.Background(), warmOpts(src, out, cache)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := readTree(t, out)
+	good, _ := os.ReadFile(page)
+	writeFile(t, page, strings.Replace(string(good), "id:", "id: [", 1))
+	if _, err := Run(context.Background(), warmOpts(src, out, cache)); err == nil {
+		t.Fatal("a page with broken front matter built")
+	}
+	sameTree(t, "after the failed build", readTree(t, out), before)
+	replaceIn(t, page, "id: [", "id:")
+	replaceIn(t, page, "Pisz do nas na", "Napisz do nas na")
+	rep, err := Run(context.Background(), warmOpts(src, out, cache))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameTree(t, "after the fix", readTree(t, out), coldTree(t, src))
+	if rep.FilesWritten*4 > rep.Files {
+		t.Errorf("the build after a failed one wrote %d of %d files: the kept tree was not reused", rep.FilesWritten, rep.Files)
+	}
+}

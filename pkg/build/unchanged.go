@@ -211,8 +211,8 @@ func decodeReport(b []byte) (*Report, bool) {
 
 // unchangedReport is the report of a build that found nothing to do: the
 // last build's, with what this build did (nothing rendered, nothing
-// written).
-func unchangedReport(b []byte, start time.Time) (*Report, bool) {
+// written); the caller sets its duration.
+func unchangedReport(b []byte) (*Report, bool) {
 	rep, ok := decodeReport(b)
 	if !ok {
 		return nil, false
@@ -222,6 +222,5 @@ func unchangedReport(b []byte, start time.Time) (*Report, bool) {
 	rep.PagesRendered, rep.Rendered, rep.PagesCached = 0, nil, 0
 	rep.CacheHits, rep.CacheMisses, rep.TemplateSets, rep.EsbuildRuns = 0, 0, 0, 0
 	rep.SSRCalls, rep.SSRTime, rep.SSREngine = 0, 0, 0
-	rep.Duration = time.Since(start)
 	return rep, true
 }

@@ -39,12 +39,18 @@ var SourceDirs = []string{"content", "templates", "assets"}
 // new folder outside content/, templates/, assets/ and hidden folders. Paths
 // are compared after resolving symbolic links.
 func Guard(source, out string) error {
-	return guard(source, out, true)
+	return guard(source, out, true, nil)
+}
+
+// GuardLast is Guard for a build that read the output's index with
+// ReadLast: it is not read again while it stays the same.
+func GuardLast(source, out string, last *Last) error {
+	return guard(source, out, true, last)
 }
 
 // guard is Guard; without foreign it does not look for files sitegen did
 // not write in a marked tree (the caller has just checked the tree whole).
-func guard(source, out string, foreign bool) error {
+func guard(source, out string, foreign bool, last *Last) error {
 	if source == "" {
 		source = "."
 	}
@@ -93,7 +99,7 @@ func guard(source, out string, foreign bool) error {
 	if marked && foreign {
 		// A tree sitegen wrote, with files someone added since: those would
 		// be lost.
-		if extra := foreignFiles(out); len(extra) > 0 {
+		if extra := foreignFiles(out, last); len(extra) > 0 {
 			return refuse("it is a sitegen output, but holds files sitegen did not write: "+few(extra),
 				"move them into assets/static/ (copied into every build) or remove them")
 		}
@@ -145,10 +151,13 @@ func listing(dir string) string {
 }
 
 // foreignFiles lists the files (anything but folders) below dir that its
-// manifest does not name, sorted.
-func foreignFiles(dir string) []string {
+// manifest does not name, sorted; last is passed to indexed.
+func foreignFiles(dir string, last *Last) []string {
+	if indexed(dir, last) { // unchanged since sitegen wrote it: no walk
+		return nil
+	}
 	m, err := ReadManifest(dir)
-	if err != nil || indexed(dir) { // unchanged since sitegen wrote it: no walk
+	if err != nil {
 		return nil
 	}
 	listed := make(map[string]bool, len(m.Files)+1)

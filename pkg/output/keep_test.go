@@ -98,3 +98,79 @@ func TestKeep(t *testing.T) {
 		})
 	}
 }
+
+// TestAbortKeepsUntouchedSpare: a build that stops before it writes (errors
+// in the site) leaves the spare and its index for the next build; one that
+// wrote into the spare removes it.
+func TestAbortKeepsUntouchedSpare(t *testing.T) {
+	files := map[string]string{"a/index.html": "page a", "b/index.html": "page b"}
+	for _, write := range []bool{false, true} {
+		dir := filepath.Join(t.TempDir(), "public")
+		reuseBuild(t, dir, files, nil)
+		reuseBuild(t, dir, files, nil)
+		tree, err := BeginWith(dir, "test", BeginOptions{Reuse: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tree.reuse == nil {
+			t.Fatal("the tree is not staged in the spare")
+		}
+		if write {
+			if err := tree.WriteFile("c/index.html", []byte("page c")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tree.Abort()
+		keep := keepDir(dir)
+		_, spareErr := os.Lstat(filepath.Join(keep, spareName))
+		x := readIndex(filepath.Join(keep, spareIndex))
+		if write {
+			if spareErr == nil || x != nil {
+				t.Errorf("after a write: the spare (%v) or its index (%t) is left", spareErr, x != nil)
+			}
+			continue
+		}
+		if spareErr != nil || x == nil {
+			t.Fatalf("untouched: spare %v, index %t; want both kept", spareErr, x != nil)
+		}
+		kept := reuseBuild(t, dir, files, func(tree *Tree) []string {
+			if !tree.Keep("a/index.html", len("page a"), Sum([]byte("page a"))) {
+				t.Error("the next build does not reuse the spare")
+			}
+			return []string{"a/index.html"}
+		})
+		if b, err := os.ReadFile(filepath.Join(dir, kept[0])); err != nil || string(b) != "page a" {
+			t.Errorf("kept file = %q, %v", b, err)
+		}
+	}
+}
+
+// TestLiveIndexOfLast: the index ReadLast read is taken again only while
+// the index file is the one it read; once another build replaced the tree,
+// the new index is read.
+func TestLiveIndexOfLast(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "public")
+	build := func(input string) {
+		t.Helper()
+		tree, err := BeginWith(dir, "test", BeginOptions{Reuse: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tree.WriteFile("index.html", []byte(input)); err != nil {
+			t.Fatal(err)
+		}
+		tree.Record(input, nil, nil)
+		if err := tree.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	build("one")
+	last := ReadLast(dir)
+	if got := liveIndexOf(dir, last); got == nil || got.input != "one" || got == last.x {
+		t.Fatalf("unchanged: got %+v, want a copy of the index last read", got)
+	}
+	build("two")
+	if got := liveIndexOf(dir, last); got == nil || got.input != "two" {
+		t.Fatalf("after another build: got input %q, want the new index", got.input)
+	}
+}

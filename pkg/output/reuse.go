@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -50,6 +51,10 @@ type BeginOptions struct {
 	// Reuse keeps the replaced tree beside the output and stages the next
 	// build's tree in it (see keepPrefix).
 	Reuse bool
+	// Last, when set, is what ReadLast read of the output before the
+	// build took its lock: its index is not read again while the file
+	// stays the same.
+	Last *Last
 }
 
 func keepDir(final string) string {
@@ -90,6 +95,7 @@ type Last struct {
 	Sources []byte // the build's own notes on its sources
 	dir     string
 	x       *treeIndex
+	xID     string // StatID of the index file as read
 }
 
 // ReadLast reads the index of the tree at dir; nil when there is none.
@@ -98,11 +104,29 @@ func ReadLast(dir string) *Last {
 	if err != nil {
 		return nil
 	}
-	x := readIndex(filepath.Join(keepDir(abs), liveIndex))
-	if x == nil {
+	file := filepath.Join(keepDir(abs), liveIndex)
+	id, _ := StatID(file)
+	x := readIndex(file)
+	if x == nil || id == "" {
 		return nil
 	}
-	return &Last{Input: x.input, Report: x.report, Sources: x.sources, dir: abs, x: x}
+	return &Last{Input: x.input, Report: x.report, Sources: x.sources, dir: abs, x: x, xID: id}
+}
+
+// liveIndexOf reads the index of the tree at dir (absolute), or takes it
+// from last when last read it from the same file, unchanged since (a build
+// that read it before it took the lock on the folder). The index is the
+// caller's own to change.
+func liveIndexOf(dir string, last *Last) *treeIndex {
+	file := filepath.Join(keepDir(dir), liveIndex)
+	if last != nil && last.dir == dir {
+		if id, _ := StatID(file); id != "" && id == last.xID {
+			x := *last.x
+			x.recs = maps.Clone(last.x.recs)
+			return &x
+		}
+	}
+	return readIndex(file)
 }
 
 // Notes are the last build's notes on its sources; nil without a last build.
@@ -130,17 +154,18 @@ func (l *Last) Current(input string) bool {
 // Guard is Guard for the folder of a tree Current found unchanged: it holds
 // nothing sitegen did not write, so it is not walked again.
 func (l *Last) Guard(source string) error {
-	return guard(source, l.dir, false)
+	return guard(source, l.dir, false, nil)
 }
 
 // indexed reports whether dir is, unchanged, the tree its live index
-// describes: then it holds no file sitegen did not write.
-func indexed(dir string) bool {
+// describes (read by last, when given): then it holds no file sitegen did
+// not write.
+func indexed(dir string, last *Last) bool {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return false
 	}
-	x := readIndex(filepath.Join(keepDir(abs), liveIndex))
+	x := liveIndexOf(abs, last)
 	if x == nil {
 		return false
 	}

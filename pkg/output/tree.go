@@ -63,8 +63,11 @@ type Tree struct {
 	stage   string // the staging folder beside final (removed by Commit and Abort)
 	tmp     string // the new tree, inside stage
 	version string
-	mu      sync.Mutex // guards dirs, names, files, bytes and aborted
+	mu      sync.Mutex // guards dirs, names, files, bytes, aborted and touched
 	aborted bool       // Abort was called: WriteFile refuses
+	// touched: a write or a folder was made in the tree (Keep touches
+	// nothing). An untouched spare is kept, with its index, on Abort.
+	touched bool
 	// dirs are the folders known to hold or to be going to hold more than
 	// one entry (Prepare's, and those a second file found existing). A
 	// page's own folder, which holds its one file, is made and forgotten:
@@ -137,7 +140,7 @@ func BeginWith(dir, version string, opts BeginOptions) (*Tree, error) {
 		return nil, err
 	}
 	if opts.Reuse {
-		t, err := beginReusing(abs, version, unlock)
+		t, err := beginReusing(abs, version, unlock, opts.Last)
 		if t != nil || err != nil {
 			return t, err
 		}
@@ -169,14 +172,14 @@ func BeginWith(dir, version string, opts BeginOptions) (*Tree, error) {
 	}
 	t := &Tree{final: abs, stage: stage, tmp: tmp, version: version, dirs: map[string]bool{}, unlock: unlock}
 	if opts.Reuse {
-		t.startIndex(nil)
+		t.startIndex(nil, opts.Last)
 	}
 	return t, nil
 }
 
 // beginReusing stages the tree in the spare, when there is one that can be
 // trusted; else it returns no tree (the tree is staged in a new folder).
-func beginReusing(abs, version string, unlock func()) (*Tree, error) {
+func beginReusing(abs, version string, unlock func(), last *Last) (*Tree, error) {
 	keep := keepDir(abs)
 	if _, err := os.Lstat(keep); err != nil { // made when a tree is kept (Commit)
 		return nil, nil
@@ -186,16 +189,16 @@ func beginReusing(abs, version string, unlock func()) (*Tree, error) {
 		return nil, nil
 	}
 	t := &Tree{final: abs, stage: spare, tmp: spare, version: version, dirs: map[string]bool{}, unlock: unlock}
-	t.startIndex(x)
+	t.startIndex(x, last)
 	return t, nil
 }
 
 // startIndex readies a reusing tree's bookkeeping; spare is the index of
-// the spare it is staged in, or nil.
-func (t *Tree) startIndex(spare *treeIndex) {
+// the spare it is staged in, or nil; last what ReadLast read, or nil.
+func (t *Tree) startIndex(spare *treeIndex, last *Last) {
 	t.keep = keepDir(t.final)
 	t.reuse = spare
-	t.prevLive = readIndex(filepath.Join(t.keep, liveIndex))
+	t.prevLive = liveIndexOf(t.final, last)
 	t.sums = map[string][16]byte{}
 	t.kept = map[string]bool{}
 	t.written = map[string]record{}
@@ -350,12 +353,14 @@ func (t *Tree) WriteSum(rel string, data []byte, sum [16]byte) error {
 // kept without its page data being made again.
 func (t *Tree) Keep(rel string, size int, sum [16]byte) bool {
 	rel, err := cleanRel(rel)
-	if err != nil || !t.reusable(rel, size, sum) || !t.startWrite() {
+	if err != nil || !t.reusable(rel, size, sum) {
 		return false
 	}
-	defer t.writing.Done()
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.aborted {
+		return false
+	}
 	t.sums[rel] = sum
 	t.kept[rel] = true
 	t.added(rel, size)
@@ -417,6 +422,7 @@ func (t *Tree) startWrite() bool {
 		return false
 	}
 	t.writing.Add(1)
+	t.touched = true
 	return true
 }
 
@@ -481,13 +487,23 @@ func (t *Tree) mkdir(dir string) (existed bool, err error) {
 // It may be called more than once, from any goroutine (on Ctrl+C, while
 // pages are still written): it refuses writes from then on, waits for the
 // ones under way (each one file) and removes the tree; later calls return
-// when the first is done.
+// when the first is done. A spare the tree was staged in but nothing was
+// written to yet (a build that stopped at errors in the site) is not
+// removed: its index is put back, and the next build reuses it.
 func (t *Tree) Abort() {
 	t.mu.Lock()
 	t.aborted = true
 	t.mu.Unlock()
 	t.abortOnce.Do(func() {
 		t.writing.Wait()
+		t.mu.Lock()
+		untouched := !t.touched
+		t.mu.Unlock()
+		if untouched && t.reuse != nil && t.stage == filepath.Join(t.keep, spareName) &&
+			writeIndex(filepath.Join(t.keep, spareIndex), t.reuse) == nil {
+			t.release()
+			return
+		}
 		os.RemoveAll(t.stage)
 		t.release()
 	})
@@ -526,6 +542,9 @@ func (t *Tree) Commit() error {
 		return errors.New("the build was stopped; its temporary tree is removed")
 	}
 	defer t.release()
+	t.mu.Lock()
+	t.touched = true // from here on the spare changes, whatever happens
+	t.mu.Unlock()
 	// The names point into the block (no copy each): it is not written
 	// to again.
 	names := make([]string, 0, t.files)
@@ -649,17 +668,36 @@ func ReadManifest(dir string) (*Manifest, error) {
 	return &m, nil
 }
 
-// Marked reports whether dir carries sitegen's mark.
+// Marked reports whether dir carries sitegen's mark. Only the manifest's
+// generator is read (its list of files may be long).
 func Marked(dir string) bool {
 	f := filepath.Join(dir, ManifestName)
 	st, err := os.Lstat(f)
 	if err != nil || !st.Mode().IsRegular() || st.Size() > 64<<20 {
 		return false
 	}
-	b, err := os.ReadFile(f)
+	file, err := os.Open(f)
 	if err != nil {
 		return false
 	}
-	var m struct{ Generator string } // the list of files is not kept
-	return json.Unmarshal(b, &m) == nil && m.Generator == Generator
+	defer file.Close()
+	dec := json.NewDecoder(file)
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if key == "generator" {
+			var g string
+			return dec.Decode(&g) == nil && g == Generator
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return false
+		}
+	}
+	return false
 }

@@ -54,13 +54,10 @@ func Sum(data []byte) [16]byte {
 	return [16]byte(s[:16])
 }
 
+// encode writes x; its entries come in no particular order (nothing
+// reads the file but decodeIndex).
 func (x *treeIndex) encode() []byte {
-	names := make([]string, 0, len(x.recs))
-	for n := range x.recs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	b := make([]byte, 0, 64*len(names)+len(x.report)+64)
+	b := make([]byte, 0, 64*len(x.recs)+len(x.report)+len(x.sources)+64)
 	b = append(b, indexMagic...)
 	putBytes := func(v []byte) {
 		b = binary.AppendUvarint(b, uint64(len(v)))
@@ -69,9 +66,8 @@ func (x *treeIndex) encode() []byte {
 	putBytes([]byte(x.input))
 	putBytes(x.report)
 	putBytes(x.sources)
-	b = binary.AppendUvarint(b, uint64(len(names)))
-	for _, n := range names {
-		r := x.recs[n]
+	b = binary.AppendUvarint(b, uint64(len(x.recs)))
+	for n, r := range x.recs {
 		putBytes([]byte(n))
 		dir := byte(0)
 		if r.dir {
