@@ -161,10 +161,6 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	// when nothing changed, and only the files that changed are written
 	// otherwise (output.BeginOptions.Reuse).
 	reuse := opts.CacheDir != "" && !opts.PrivateOut
-	type digest struct {
-		input string
-		notes []byte
-	}
 	digestDone := make(chan digest, 1)
 	var last *output.Last
 	if reuse {
@@ -172,11 +168,9 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 			opts.Date = time.Now().Format("2006-01-02")
 		}
 		last = output.ReadLast(opts.Out)
-		go func() {
-			var d digest
-			d.input, d.notes, _ = inputDigest(ctx, opts, last.Notes()) // on an error: not recorded, the next build does all the work
-			digestDone <- d
-		}()
+		if last != nil { // made now: it tells whether there is anything to do
+			go func() { digestDone <- makeDigest(ctx, opts, last.Notes(), nil, start) }()
+		}
 	}
 	// The site loads while the digest is made and the output is readied
 	// (checked, locked, its spare verified): jobs that wait on the file
@@ -224,6 +218,9 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	if errs.Errors() > 0 {
 		return nil, attachSource(opts, site.errorsOnly(ctx, errs))
 	}
+	if reuse && last == nil { // the first build: the pages it read need not be read again
+		go func() { digestDone <- makeDigest(ctx, opts, nil, site.pageSums(), start) }()
+	}
 	tree := ready.tree
 	tree.AbortOn(ctx) // Ctrl+C removes the temporary tree at once
 	committed := false
@@ -257,6 +254,20 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	rep.Duration = time.Since(start)
 	log.Info("build done", "pages", rep.Pages, "files", rep.Files, "bytes", rep.Bytes, "ms", rep.Duration.Milliseconds())
 	return rep, nil
+}
+
+// digest is what inputDigest found.
+type digest struct {
+	input string
+	notes []byte
+}
+
+// makeDigest is inputDigest for a build that began at start; on an error
+// the digest is empty: not recorded, the next build does all the work.
+func makeDigest(ctx context.Context, opts Options, prev []byte, read map[string][32]byte, start time.Time) digest {
+	var d digest
+	d.input, d.notes, _ = inputDigest(ctx, opts, prev, read, start)
+	return d
 }
 
 type loadResult struct {

@@ -38,13 +38,16 @@ var inputRoots = []string{config.FileName, schema.FileName, "templates", "assets
 // file whose lstat is the same (size, inode, modification and change time)
 // and whose change time is more than two seconds before that build began
 // (a file changed twice within the clock's step on a coarse file system
-// keeps its times). It returns the notes for the next build.
-func inputDigest(ctx context.Context, opts Options, prev []byte) (string, []byte, error) {
+// keeps its times). A file read by this build (read: its SHA-256 by
+// path, as the build read it; nil when the build has not read its pages)
+// is not read again when its change time is more than two seconds before
+// the build began (began: then the bytes the build read are those the lstat
+// describes). It returns the notes for the next build.
+func inputDigest(ctx context.Context, opts Options, prev []byte, read map[string][32]byte, began time.Time) (string, []byte, error) {
 	root := opts.Source
 	if root == "" {
 		root = "."
 	}
-	began := time.Now().UnixNano()
 	known, knownAt := decodeNotes(prev)
 	type entry struct {
 		rel, id string
@@ -90,6 +93,10 @@ func inputDigest(ctx context.Context, opts Options, prev []byte) (string, []byte
 					e.id, e.sum = id, k.sum
 					continue
 				}
+				if sum, ok := read[e.rel]; ok && id != "" && ctime < began.UnixNano()-2e9 {
+					e.id, e.sum = id, sum
+					continue
+				}
 				b, err := os.ReadFile(p)
 				if err != nil {
 					mu.Lock()
@@ -118,7 +125,7 @@ func inputDigest(ctx context.Context, opts Options, prev []byte) (string, []byte
 	h := sha256.New()
 	fmt.Fprintf(h, "sitegen %s\nexe %s\ndate %s\nbase %q\nhost %q\ndrafts %t\nminify %t\n",
 		Version, executableID(), opts.Date, opts.BaseURL, opts.Host, opts.Drafts, opts.Minify)
-	notes := binary.AppendVarint(nil, began)
+	notes := binary.AppendVarint(nil, began.UnixNano())
 	for _, e := range entries {
 		h.Write(binary.AppendUvarint(nil, uint64(len(e.rel))))
 		h.Write([]byte(e.rel))
@@ -129,6 +136,18 @@ func inputDigest(ctx context.Context, opts Options, prev []byte) (string, []byte
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), notes, nil
+}
+
+// pageSums are the SHA-256 of the page files the site was loaded from, by
+// path (inputDigest's read).
+func (s *Site) pageSums() map[string][32]byte {
+	sums := map[string][32]byte{}
+	for _, f := range s.files {
+		if f.Page != nil {
+			sums[f.Path] = f.Page.Sum
+		}
+	}
+	return sums
 }
 
 // sourceNote is what a build noted of one source file: its lstat and the

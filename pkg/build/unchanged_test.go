@@ -32,13 +32,13 @@ func TestInputDigestNotes(t *testing.T) {
 	ctx := context.Background()
 	fresh := func() string {
 		t.Helper()
-		d, _, err := inputDigest(ctx, opts, nil)
+		d, _, err := inputDigest(ctx, opts, nil, nil, time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
 		return d
 	}
-	d0, notes, err := inputDigest(ctx, opts, nil)
+	d0, notes, err := inputDigest(ctx, opts, nil, nil, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,17 +52,26 @@ func TestInputDigestNotes(t *testing.T) {
 	for rel, n := range known {
 		lying = appendNote(lying, rel, n.id, n.sum)
 	}
-	if d, _, _ := inputDigest(ctx, opts, lying); d == d0 {
+	if d, _, _ := inputDigest(ctx, opts, lying, nil, time.Now()); d == d0 {
 		t.Fatal("the notes of an old enough build were not used")
 	}
 	recent := notesAt(t, lying, time.Now().Add(-time.Second))
-	if d, _, _ := inputDigest(ctx, opts, recent); d != d0 {
+	if d, _, _ := inputDigest(ctx, opts, recent, nil, time.Now()); d != d0 {
 		t.Error("a note taken within two seconds of the file's change was trusted")
 	}
 	// The file changes: its lstat no longer matches the note.
 	replaceIn(t, filepath.Join(src, page), "Pisz na", "Napisz na")
-	if d, _, _ := inputDigest(ctx, opts, notesAt(t, notes, time.Now().Add(time.Hour))); d != fresh() || d == d0 {
+	if d, _, _ := inputDigest(ctx, opts, notesAt(t, notes, time.Now().Add(time.Hour)), nil, time.Now()); d != fresh() || d == d0 {
 		t.Error("a changed file was taken from the notes")
+	}
+	// The sums of the pages the build read stand for reading them again,
+	// unless the page changed within two seconds before the build began.
+	wrong := map[string][32]byte{page: {1}}
+	if d, _, _ := inputDigest(ctx, opts, nil, wrong, time.Now().Add(time.Hour)); d == fresh() {
+		t.Error("the sums of the pages the build read were not used")
+	}
+	if d, _, _ := inputDigest(ctx, opts, nil, wrong, time.Now()); d != fresh() {
+		t.Error("the sum of a page changed as the build began was trusted")
 	}
 	before := fresh()
 	opts.BaseURL = "https://other.example"
