@@ -88,6 +88,9 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 	bundlesDone := make(chan bundling, 1)
 	go func() { bundlesDone <- bundle(ctx, opts, root, fsys, cfg, bundles) }()
 	copts := contentOptions(cfg, opts, sch, live == nil)
+	if fmc := newFrontMatterCache(store); fmc != nil {
+		copts.FrontMatter = fmc
+	}
 	files, src, err := readContent(ctx, fsys, copts)
 	hr := <-hashDone
 	bd := <-bundlesDone

@@ -96,7 +96,7 @@ func (f *SourceFile) Parse(fsys fs.FS, opts Options) {
 	}
 	switch f.Kind {
 	case KindPage:
-		f.Page, f.Errs = ParsePage(f.Path, f.Lang, f.Rel, src)
+		f.Page, f.Errs = parsePage(f.Path, f.Lang, f.Rel, src, opts.FrontMatter)
 		if pg := f.Page; pg != nil {
 			f.Errs.Merge(checkParams(opts.Schema, pg))
 			if l, ok := opts.Layouts[pg.ID]; ok && !pg.layoutGiven {

@@ -44,6 +44,9 @@ type Options struct {
 	// Layouts gives, by page id, the layout of a page whose front matter
 	// names none (the error pages' layout from site.yaml).
 	Layouts map[string]string
+	// FrontMatter, when set, keeps the pages' parsed front matter between
+	// builds.
+	FrontMatter FrontMatterCache
 }
 
 // Load reads content/<lang>/ for every configured locale from fsys.

@@ -96,6 +96,20 @@ var (
 // used in diagnostics; rel is the path below content/<lang>/ (for the default
 // slug).
 func ParsePage(file, lang, rel string, src []byte) (*Page, diag.List) {
+	return parsePage(file, lang, rel, src, nil)
+}
+
+// FrontMatterCache keeps parsed front matter between builds, by its text
+// (a build's persistent cache). Get returns a tree the caller may change;
+// Put keeps a tree as parsed, before the caller changes it.
+type FrontMatterCache interface {
+	Get(fm []byte) (*yaml.Node, bool)
+	Put(fm []byte, doc *yaml.Node)
+}
+
+// parsePage is ParsePage with the front matter taken from fmc, when it has
+// it, or parsed and given to it.
+func parsePage(file, lang, rel string, src []byte, fmc FrontMatterCache) (*Page, diag.List) {
 	var errs diag.List
 	src = normalize(src)
 	if !bytes.HasPrefix(src, []byte("---\n")) {
@@ -118,16 +132,25 @@ func ParsePage(file, lang, rel string, src []byte) (*Page, diag.List) {
 		return nil, errs
 	}
 	p := &Page{Lang: lang, File: file, Body: body, BodyLine: 3 + bytes.Count(fm, []byte("\n")), Sum: sha256.Sum256(src)}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(fm, &doc); err != nil {
-		errs.AddErr(diag.Pos{File: file}, yamlx.SyntaxError(file, fm, err, 1))
-		return nil, errs
+	doc, ok := &yaml.Node{}, false
+	if fmc != nil {
+		doc, ok = fmc.Get(fm)
+	}
+	if !ok {
+		doc = &yaml.Node{}
+		if err := yaml.Unmarshal(fm, doc); err != nil {
+			errs.AddErr(diag.Pos{File: file}, yamlx.SyntaxError(file, fm, err, 1))
+			return nil, errs
+		}
+		if fmc != nil {
+			fmc.Put(fm, doc)
+		}
 	}
 	if len(doc.Content) == 0 {
 		errs.Add(diag.New(diag.Pos{File: file, Line: 2, Col: 1}, "front matter is empty").WithHint("it needs at least id, title and description"))
 		return nil, errs
 	}
-	shift(&doc, 1)
+	shift(doc, 1)
 	root := doc.Content[0]
 	errs.Merge(yamlx.Decode(file, root, p))
 	p.Pos = yamlx.Pos(file, yamlx.Field(root, "id"))
