@@ -16,8 +16,8 @@ import (
 // written to use every feature.
 func TestNodesRoundTrip(t *testing.T) {
 	docs := map[string]string{
-		"anchors": "base: &b {a: 1, b: [x, 'y', \"z\"]}\nother: *b\nlist:\n  - *b\n  - &c plain\n  - *c\n",
-		"styles":  "lit: |\n  two\n  lines\nfold: >-\n  folded\n  text\ntagged: !!str 12\nnull: ~\nbool: yes\n",
+		"anchors":  "base: &b {a: 1, b: [x, 'y', \"z\"]}\nother: *b\nlist:\n  - *b\n  - &c plain\n  - *c\n",
+		"styles":   "lit: |\n  two\n  lines\nfold: >-\n  folded\n  text\ntagged: !!str 12\nnull: ~\nbool: yes\n",
 		"comments": "# head\nkey: value # line\n# foot\n\nnext: [1, 2] # flow\n",
 		"empty":    "",
 	}
