@@ -59,6 +59,7 @@ test: setup host-tools vet
 FUZZTIME ?= 5s
 FUZZ_TARGETS := \
 	./pkg/yamlx:FuzzDecode \
+	./pkg/yamlx:FuzzDecodeNodes \
 	./pkg/content:FuzzParsePage \
 	./pkg/content:FuzzParseData \
 	./pkg/config:FuzzParse \

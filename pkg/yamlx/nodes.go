@@ -10,9 +10,12 @@ import (
 // nodesMagic starts an encoded node tree; a new layout takes a new one.
 const nodesMagic = "yamlx-nodes-1\n"
 
-// maxNodes bounds the nodes a decoded tree may hold (an encoded tree came
-// from a cache file, which may be damaged).
-const maxNodes = 1 << 20
+// maxNodes and maxDepth bound a decoded tree (an encoded tree came from a
+// cache file, which may be damaged); yaml.v3 does not parse deeper trees.
+const (
+	maxNodes = 1 << 20
+	maxDepth = 10000
+)
 
 var errBadNodes = errors.New("not an encoded YAML node tree")
 
@@ -99,7 +102,7 @@ func DecodeNodes(b []byte) (*yaml.Node, error) {
 	var aliases []int      // per node: 1 + the preorder index of its alias, or 0
 	var get func(depth int) *yaml.Node
 	get = func(depth int) *yaml.Node {
-		if bad || depth > maxNodes || len(nodes) >= maxNodes {
+		if bad || depth > maxDepth || len(nodes) >= maxNodes {
 			bad = true
 			return nil
 		}
