@@ -99,7 +99,9 @@ func TestInMemoryNeedsDiskForBundles(t *testing.T) {
 // the generated site): pages are rendered, written and forgotten. Measured
 // as the live heap after a collection at AfterWrite, for 1,000 and 5,000
 // pages, with the build cache on as a build from the command line has it
-// (its traces must not keep a string per page either); no timing.
+// (its traces must not keep a string per page either; its index holds
+// three entries per page: the page, its HTML and its front matter); no
+// timing.
 func TestMemoryWindow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds 6,000 pages")
@@ -125,7 +127,7 @@ func TestMemoryWindow(t *testing.T) {
 	small, large := live(500), live(2500)
 	perPage := (float64(large) - float64(small)) / 4000
 	t.Logf("live heap after the writes: %.1f MB at 1,000 pages, %.1f MB at 5,000: %.0f bytes per page", float64(small)/(1<<20), float64(large)/(1<<20), perPage)
-	if perPage > 2000 {
-		t.Errorf("the build holds %.0f bytes per page once written; want at most 2,000 (metadata, not bodies or HTML)", perPage)
+	if perPage > 2500 {
+		t.Errorf("the build holds %.0f bytes per page once written; want at most 2,500 (metadata, not bodies or HTML)", perPage)
 	}
 }

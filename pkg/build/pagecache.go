@@ -29,15 +29,25 @@ type pageCache struct {
 	// HTML instead of a second copy of it in the page data.
 	pageData func(*route.Entry, *render.Result) (data, rsc []byte, err error)
 
+	// keep, when set (a build staging its tree in a spare), keeps every
+	// file of a page from the cache where the spare holds those bytes
+	// already, and reports whether it did: the page's HTML is then not
+	// read from the cache at all (Site.keepPage).
+	keep func(*route.Entry, *pageSums) bool
+	// formDigest is the digest of the site's form schemas (Site.forms): a
+	// page checked against them needs no check again.
+	formDigest func() string
+
 	hits, renders atomic.Int64
 	mu            sync.Mutex
 	rendered      []string // URLs of the pages rendered (not taken from the cache)
 }
 
-// pageEntry is one cached page.
+// pageEntry is one cached page. Its HTML is an entry of its own (htmlKey):
+// a page whose files the spare holds is kept without it.
 type pageEntry struct {
 	Trace []traceItem
-	HTML  []byte
+	HTML  []byte // not encoded
 	// Main is where the page's <main> HTML sits in HTML (offset and
 	// length): the page data and island manifest are made from it again
 	// on a hit, as a render makes them.
@@ -62,15 +72,20 @@ type traceItem struct{ Dep, Digest string }
 func (c *pageCache) key(e *route.Entry) cache.Key {
 	flags := fmt.Sprintf("root=%t fallback=%t error=%t notfound=%t", e.Root, e.Fallback, e.Error, e.NotFound)
 	own, _ := c.r.TraceDigest(render.DepFile(e.Page.File))
-	return cache.NewKey(c.salt, []byte("page-7"), []byte(e.Lang), []byte(e.ID), []byte(e.URL), []byte(flags), []byte(own))
+	return cache.NewKey(c.salt, []byte("page-8"), []byte(e.Lang), []byte(e.ID), []byte(e.URL), []byte(flags), []byte(own))
 }
 
-// lookup returns the page from the cache when its trace still holds.
+// htmlKey is the key of the HTML of the page stored under k.
+func htmlKey(k cache.Key) cache.Key { return cache.NewKey([]byte("page-html"), k[:]) }
+
+// lookup returns the page from the cache when its trace still holds. A
+// page whose files c.keep keeps comes without its bytes (rendered.kept).
 func (c *pageCache) lookup(e *route.Entry) (rendered, bool) {
 	if c == nil || c.store == nil {
 		return rendered{}, false
 	}
-	b, ok := c.store.Get(c.key(e))
+	k := c.key(e)
+	b, ok := c.store.Get(k)
 	if !ok {
 		return rendered{}, false
 	}
@@ -88,17 +103,24 @@ func (c *pageCache) lookup(e *route.Entry) (rendered, bool) {
 	if err := c.r.Replay(e.Lang, deps, pe.Pictures); err != nil {
 		return rendered{}, false // rendering reports it
 	}
+	r := rendered{entry: e, sums: &pe.Sums, islands: pe.Islands, mainIslands: pe.MainIslands, formChecked: pe.FormChecked, styles: pe.Styles}
+	switch {
+	case c.keep != nil && c.formDigest != nil && pe.FormChecked == c.formDigest() && c.store.Has(htmlKey(k)) && c.keep(e, &pe.Sums):
+		r.kept = true
+	default:
+		html, ok := c.store.Get(htmlKey(k))
+		off, n := pe.Main[0], pe.Main[1]
+		if !ok || len(html) != pe.Sums.HTMLLen || off < 0 || n < 0 || off+n > len(html) {
+			return rendered{}, false
+		}
+		res := &render.Result{HTML: html, Main: string(html[off : off+n]), MainIslands: pe.MainIslands}
+		r.html = html
+		r.pageData = func() ([]byte, []byte, error) { return c.pageData(e, res) }
+	}
 	if !e.Root {
 		c.hits.Add(1)
 	}
-	off, n := pe.Main[0], pe.Main[1]
-	if off < 0 || n < 0 || off+n > len(pe.HTML) {
-		return rendered{}, false
-	}
-	res := &render.Result{HTML: pe.HTML, Main: string(pe.HTML[off : off+n]), MainIslands: pe.MainIslands}
-	pageData := func() ([]byte, []byte, error) { return c.pageData(e, res) }
-	return rendered{entry: e, html: pe.HTML, pageData: pageData, sums: &pe.Sums, islands: pe.Islands, mainIslands: pe.MainIslands,
-		formChecked: pe.FormChecked, styles: pe.Styles}, true
+	return r, true
 }
 
 // done counts a rendered page and stores it when its render succeeded and
@@ -137,7 +159,9 @@ func (c *pageCache) done(r *rendered) {
 	if err != nil {
 		return
 	}
-	c.store.Put(c.key(r.entry), parts...)
+	k := c.key(r.entry)
+	c.store.Put(htmlKey(k), r.html)
+	c.store.Put(k, parts...)
 }
 
 // stats returns the pages rendered, their URLs sorted, and the pages taken
@@ -188,7 +212,6 @@ func (pe *pageEntry) encode() ([][]byte, error) {
 			put([]byte(n))
 		}
 	}
-	put(pe.HTML)
 	b = binary.AppendUvarint(b, uint64(pe.Main[0]))
 	b = binary.AppendUvarint(b, uint64(pe.Main[1]))
 	for _, v := range [][]byte{pics, mainIslands, []byte(pe.FormChecked)} {
@@ -230,10 +253,9 @@ func (pe *pageEntry) decode(b []byte) bool {
 			*list = append(*list, string(get()))
 		}
 	}
-	pe.HTML = get()
-	for i := range pe.Main { // offsets into HTML, not lengths of what follows
+	for i := range pe.Main { // offsets into the HTML (checked once it is read)
 		n, k := binary.Uvarint(b)
-		if k <= 0 || n > uint64(len(pe.HTML)) {
+		if k <= 0 || n > 1<<40 {
 			return false
 		}
 		pe.Main[i], b = int(n), b[k:]
@@ -244,6 +266,9 @@ func (pe *pageEntry) decode(b []byte) bool {
 		return false
 	}
 	if b, bad = pe.Sums.read(b); bad || len(b) != 0 {
+		return false
+	}
+	if pe.Main[0]+pe.Main[1] > pe.Sums.HTMLLen { // <main> outside the HTML
 		return false
 	}
 	return json.Unmarshal(pics, &pe.Pictures) == nil && json.Unmarshal(mainIslands, &pe.MainIslands) == nil

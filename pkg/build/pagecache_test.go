@@ -9,18 +9,18 @@ import (
 	"sitegen/pkg/render"
 )
 
-// TestPageEntryRoundTrip: what encode writes, decode reads back whole (the
-// HTML as a part of its own when large, <main>'s place in it), and a
-// truncated or damaged entry is refused, never misread.
+// TestPageEntryRoundTrip: what encode writes, decode reads back whole
+// (<main>'s place in the HTML, which is an entry of its own, and the
+// files' sums), and a truncated or damaged entry is refused, never misread.
 func TestPageEntryRoundTrip(t *testing.T) {
 	big := "<html><head></head><body><main>" + strings.Repeat("<p>x</p>", 300) + "</main></body></html>"
 	tests := []pageEntry{
-		{HTML: []byte(big), Main: [2]int{strings.Index(big, "<p>"), 300 * 8},
+		{Main: [2]int{strings.Index(big, "<p>"), 300 * 8},
 			Trace: []traceItem{{"file:content/pl/a.md", "d1"}, {"route:pl/b", "d2"}}, Islands: []string{"Tabs"},
 			Styles: []string{"style-src 'sha256-x'"}, FormChecked: "abc",
-			Pictures: []render.PictureUse{}},
-		{HTML: []byte("<main></main>"), Main: [2]int{6, 0}, Pictures: []render.PictureUse{}},
-		{HTML: []byte("x"), Main: [2]int{1, 0}, Pictures: []render.PictureUse{}},
+			Pictures: []render.PictureUse{}, Sums: *newPageSums([]byte(big), []byte(`{"page":1}`), []byte(`{"rsc":1}`))},
+		{Main: [2]int{6, 0}, Pictures: []render.PictureUse{}, Sums: *newPageSums([]byte("<main></main>"), []byte("{}"), nil)},
+		{Main: [2]int{1, 0}, Pictures: []render.PictureUse{}, Sums: *newPageSums([]byte("x"), []byte("{}"), nil)},
 	}
 	for i, pe := range tests {
 		parts, err := pe.encode()
@@ -46,7 +46,7 @@ func TestPageEntryRoundTrip(t *testing.T) {
 		}
 	}
 	// <main> placed past the end of the HTML.
-	pe := pageEntry{HTML: []byte("<main></main>"), Main: [2]int{20, 0}}
+	pe := pageEntry{Main: [2]int{20, 0}, Sums: *newPageSums([]byte("<main></main>"), []byte("{}"), nil)}
 	parts, _ := pe.encode()
 	if new(pageEntry).decode(bytes.Join(parts, nil)) {
 		t.Error("an entry whose <main> lies outside its HTML was decoded")

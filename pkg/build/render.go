@@ -43,6 +43,9 @@ type rendered struct {
 	// placePage asks for only when it writes them.
 	sums     *pageSums
 	pageData func() (data, rsc []byte, err error)
+	// kept: a page from the cache whose files the spare holds, all kept
+	// (pageCache.keep); it has no bytes and nothing to write.
+	kept bool
 }
 
 // renderEntry renders one entry with its page data, island manifest and
@@ -123,8 +126,12 @@ func (s *Site) forms() (formschema.Set, string, error) {
 // page and schemas: a page from the cache was checked when it was stored).
 func (s *Site) checkForm(r *rendered) {
 	set, digest, err := s.forms()
-	if err != nil || r.err != nil || !set.HasForm(r.html) || (r.formChecked != "" && r.formChecked == digest) {
+	if err != nil || r.err != nil || r.kept || (r.formChecked != "" && r.formChecked == digest) {
 		return // an error of the schemas is reported where they are written
+	}
+	if !set.HasForm(r.html) {
+		r.formChecked = digest // nothing to check against these schemas
+		return
 	}
 	r.formErr = set.CheckPage(r.html, r.entry.Lang)
 	if r.formErr == nil {

@@ -46,6 +46,10 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 	sizerDone := make(chan func([]string) int, 1)
 	go func() { sizerDone <- s.jsSizer() }()
 
+	if s.pages != nil && out.reuses() {
+		s.pages.keep = func(e *route.Entry, sums *pageSums) bool { return s.keepPage(out, e, sums) }
+		s.pages.formDigest = func() string { _, d, _ := s.forms(); return d }
+	}
 	done, err := s.renderEntries(ctx, entries, func(r *rendered) {
 		r.sliceErrs = s.placePage(r, out)
 		// Written: only what the report needs is kept.
@@ -155,6 +159,22 @@ func (t *outTree) writeSum(rel string, b []byte, sum [16]byte) {
 		return
 	}
 	t.done(rel, w.WriteSum(rel, b, sum))
+}
+
+// reuses reports whether the tree is staged in a spare, whose files can
+// be kept.
+func (t *outTree) reuses() bool {
+	r, ok := t.tree.(interface{ Reuses() bool })
+	return ok && r.Reuses()
+}
+
+// holds reports whether the tree's spare holds a file of this size and
+// sum at rel.
+func (t *outTree) holds(rel string, size int, sum [16]byte) bool {
+	h, ok := t.tree.(interface {
+		Holds(string, int, [16]byte) bool
+	})
+	return ok && h.Holds(rel, size, sum)
 }
 
 // keep keeps rel as the tree's spare holds it, when it holds a file of this

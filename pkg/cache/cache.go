@@ -220,6 +220,16 @@ func (s *Store) Get(k Key) ([]byte, bool) {
 	return b, true
 }
 
+// Has reports whether the store holds an entry under k (Get may still
+// find it damaged).
+func (s *Store) Has(k Key) bool {
+	if s == nil {
+		return false
+	}
+	_, ok := s.index[k]
+	return ok
+}
+
 // Room reports whether an entry of n bytes would still be kept by Put, so
 // that a caller can skip preparing one that would be dropped.
 func (s *Store) Room(n int) bool {

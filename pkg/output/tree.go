@@ -346,6 +346,16 @@ func (t *Tree) WriteSum(rel string, data []byte, sum [16]byte) error {
 	return t.write(rel, data, &sum)
 }
 
+// Reuses reports whether the tree is staged in a spare (Keep can keep).
+func (t *Tree) Reuses() bool { return t.reuse != nil }
+
+// Holds reports whether the spare the tree is staged in holds a file of
+// this size and Sum at rel (Keep would keep it).
+func (t *Tree) Holds(rel string, size int, sum [16]byte) bool {
+	rel, err := cleanRel(rel)
+	return err == nil && t.reusable(rel, size, sum)
+}
+
 // Keep records rel as written with the bytes the spare the tree is staged
 // in holds there already, when it holds a file of this size and Sum (see
 // keepPrefix), and reports whether it did; otherwise the caller writes the
