@@ -72,7 +72,7 @@ type traceItem struct{ Dep, Digest string }
 func (c *pageCache) key(e *route.Entry) cache.Key {
 	flags := fmt.Sprintf("root=%t fallback=%t error=%t notfound=%t", e.Root, e.Fallback, e.Error, e.NotFound)
 	own, _ := c.r.TraceDigest(render.DepFile(e.Page.File))
-	return cache.NewKey(c.salt, []byte("page-8"), []byte(e.Lang), []byte(e.ID), []byte(e.URL), []byte(flags), []byte(own))
+	return cache.NewKey(c.salt, []byte("page-9"), []byte(e.Lang), []byte(e.ID), []byte(e.URL), []byte(flags), []byte(own))
 }
 
 // htmlKey is the key of the HTML of the page stored under k.

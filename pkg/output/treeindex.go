@@ -2,7 +2,6 @@ package output
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -12,6 +11,8 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+
+	"github.com/zeebo/xxh3"
 )
 
 // record is what a tree index knows of one entry of a tree: enough to tell,
@@ -29,7 +30,7 @@ type record struct {
 
 // treeIndex describes one complete tree sitegen wrote: each file and folder
 // (slash paths below the root, "." for the root) with its record and, for a
-// file, the first 16 bytes of the SHA-256 of its content.
+// file, the digest of its content (Sum).
 type treeIndex struct {
 	// input is the digest of everything the tree was built from (the
 	// sources, the options and sitegen itself; see build's inputDigest),
@@ -44,14 +45,18 @@ type treeIndex struct {
 	recs    map[string]record
 }
 
-const indexMagic = "sitegen-tree-index-2\n"
+const indexMagic = "sitegen-tree-index-3\n"
 
-// Sum is a file's content digest in a tree index (the first 16 bytes of
-// its SHA-256): a caller that keeps it (the page cache) hands it to
-// Tree.WriteSum and Tree.Keep instead of having the bytes hashed again.
+// Sum is a file's content digest in a tree index: its 128-bit XXH3, about
+// fifty times cheaper than SHA-256 on this job. It tells whether a file
+// sitegen made from the site's sources has the bytes of the file a spare
+// holds at its path (a file whose lstat shows it is the one sitegen
+// wrote): no one but the site's author chooses those bytes, and no chance
+// collision of 128 bits is to be expected. A caller that keeps it (the
+// page cache) hands it to Tree.WriteSum and Tree.Keep instead of having the
+// bytes hashed again.
 func Sum(data []byte) [16]byte {
-	s := sha256.Sum256(data)
-	return [16]byte(s[:16])
+	return xxh3.Hash128(data).Bytes()
 }
 
 // encode writes x; its entries come in no particular order (nothing
