@@ -32,7 +32,8 @@ type pageCache struct {
 	// keep, when set (a build staging its tree in a spare), keeps every
 	// file of a page from the cache where the spare holds those bytes
 	// already, and reports whether it did: the page's HTML is then not
-	// read from the cache at all (Site.keepPage).
+	// read from the cache at all, nor needed there (Site.keepPage; a site
+	// too large for the cache keeps each page's entry, not its HTML).
 	keep func(*route.Entry, *pageSums) bool
 	// formDigest is the digest of the site's form schemas (Site.forms): a
 	// page checked against them needs no check again.
@@ -105,7 +106,7 @@ func (c *pageCache) lookup(e *route.Entry) (rendered, bool) {
 	}
 	r := rendered{entry: e, sums: &pe.Sums, islands: pe.Islands, mainIslands: pe.MainIslands, formChecked: pe.FormChecked, styles: pe.Styles}
 	switch {
-	case c.keep != nil && c.formDigest != nil && pe.FormChecked == c.formDigest() && c.store.Has(htmlKey(k)) && c.keep(e, &pe.Sums):
+	case c.keep != nil && c.formDigest != nil && pe.FormChecked == c.formDigest() && c.keep(e, &pe.Sums):
 		r.kept = true
 	default:
 		html, ok := c.store.Get(htmlKey(k))
@@ -139,7 +140,7 @@ func (c *pageCache) done(r *rendered) {
 	c.mu.Lock()
 	c.rendered = append(c.rendered, r.entry.URL)
 	c.mu.Unlock()
-	if c.store == nil || r.err != nil || r.formErr != nil || r.deps == nil || !c.store.Room(len(r.html)) {
+	if c.store == nil || r.err != nil || r.formErr != nil || r.deps == nil {
 		return
 	}
 	off := r.mainAt
@@ -159,8 +160,12 @@ func (c *pageCache) done(r *rendered) {
 	if err != nil {
 		return
 	}
+	// The entry goes in even when its HTML no longer fits the cache: a
+	// later build keeps the page's files by it alone (lookup).
 	k := c.key(r.entry)
-	c.store.Put(htmlKey(k), r.html)
+	if c.store.Room(len(r.html)) {
+		c.store.Put(htmlKey(k), r.html)
+	}
 	c.store.Put(k, parts...)
 }
 

@@ -220,16 +220,6 @@ func (s *Store) Get(k Key) ([]byte, bool) {
 	return b, true
 }
 
-// Has reports whether the store holds an entry under k (Get may still
-// find it damaged).
-func (s *Store) Has(k Key) bool {
-	if s == nil {
-		return false
-	}
-	_, ok := s.index[k]
-	return ok
-}
-
 // Room reports whether an entry of n bytes would still be kept by Put, so
 // that a caller can skip preparing one that would be dropped.
 func (s *Store) Room(n int) bool {
@@ -242,15 +232,26 @@ func (s *Store) Room(n int) bool {
 }
 
 func (s *Store) room(n int) bool {
-	return s.werr == nil && (s.MaxBytes <= 0 || s.off+int64(n) <= s.MaxBytes/2)
+	limit := s.MaxBytes / 2
+	if n > smallEntry {
+		limit = s.MaxBytes * 3 / 8
+	}
+	return s.werr == nil && (s.MaxBytes <= 0 || s.off+int64(n) <= limit)
 }
+
+// smallEntry is the size up to which an entry is small. Large entries
+// (a page's HTML) stop being kept once a build's segment holds 3/8 of
+// MaxBytes, small ones (what says whether a result still holds, and the
+// digests of its files) only at half: a site too large for the cache keeps
+// the small entry of every page.
+const smallEntry = 4 << 10
 
 // Put adds the concatenation of parts under k to this build's segment. A
 // failure to write is not an error of the build: the cache then simply
-// misses next time. Once the
-// segment holds half of MaxBytes (what a merge keeps at most), further
-// entries are dropped: a build larger than the cache's bound does not
-// write entries only to evict them.
+// misses next time. Once the segment holds half of MaxBytes (what a merge
+// keeps at most; 3/8 for a large entry, see smallEntry), further entries
+// are dropped: a build larger than the cache's bound does not write
+// entries only to evict them.
 func (s *Store) Put(k Key, parts ...[]byte) {
 	if s == nil {
 		return

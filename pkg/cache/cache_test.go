@@ -290,3 +290,44 @@ func TestStorePutBound(t *testing.T) {
 		t.Errorf("%d entries stored of 1000 bytes each under MaxBytes 20000, want at most 10", n)
 	}
 }
+
+// TestStoreKeepsRoomForSmallEntries: once large entries fill 3/8 of
+// MaxBytes they are dropped, and small ones are still kept up to half.
+func TestStoreKeepsRoomForSmallEntries(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.MaxBytes = 800 << 10
+	large := bytes.Repeat([]byte("x"), 2*smallEntry)
+	for i := range 100 { // 800 KiB of large entries offered
+		s.Put(NewKey([]byte(fmt.Sprint("large ", i))), large)
+	}
+	if s.Room(len(large)) {
+		t.Error("room for a large entry past 3/8 of MaxBytes")
+	}
+	if !s.Room(100) {
+		t.Error("no room for a small entry at 3/8 of MaxBytes")
+	}
+	small := bytes.Repeat([]byte("s"), 1000)
+	for i := range 80 { // 80 KB: within the 100 KB kept for small entries
+		s.Put(NewKey([]byte(fmt.Sprint("small ", i))), small)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i := range 80 {
+		if _, ok := s.Get(NewKey([]byte(fmt.Sprint("small ", i)))); !ok {
+			t.Fatalf("small entry %d was dropped", i)
+		}
+	}
+	if _, ok := s.Get(NewKey([]byte("large 99"))); ok {
+		t.Error("a large entry past 3/8 of MaxBytes was kept")
+	}
+}
