@@ -452,11 +452,12 @@ func (p *Processor) Stats() Stats {
 	return Stats{Processed: p.processed.Load(), Cached: p.cached.Load()}
 }
 
-// Run makes every variant named so far (sources in parallel,
-// workers at a time; 0 means GOMAXPROCS) and returns them sorted by path.
+// Run makes every variant named so far (sources in parallel, workers at a
+// time, at most EncodeWorkers; 0 means EncodeWorkers) and returns them
+// sorted by path.
 func (p *Processor) Run(ctx context.Context, workers int) ([]File, error) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	if workers <= 0 || workers > EncodeWorkers() {
+		workers = EncodeWorkers()
 	}
 	p.mu.Lock()
 	var todo []*source
@@ -512,6 +513,15 @@ feed:
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, nil
 }
+
+// EncodeWorkers is how many sources Run works on at once: one fewer than
+// GOMAXPROCS (at least one). An AVIF encode runs WebAssembly (wazero),
+// which Go can neither stop nor preempt until it calls back into Go (to
+// grow its memory): with an encode on every P, the goroutines that answer
+// Ctrl+C, remove the temporary tree and exit waited for one, seconds on a
+// loaded machine. sitegen runs with one P more than there are cores
+// (cmd/sitegen), so the encodes still use every core.
+func EncodeWorkers() int { return max(1, runtime.GOMAXPROCS(0)-1) }
 
 // runSource makes the variants of one source, decoding it at most once.
 func (p *Processor) runSource(ctx context.Context, s *source) ([]File, error) {
