@@ -23,6 +23,6 @@ func (p *Processor) Variant(ctx context.Context, urlPath string) (b []byte, ok b
 		return nil, true, err
 	}
 	var decoded image.Image
-	b, err = p.make(ctx, j, &decoded)
+	b, err = p.make(ctx, j, &decoded, map[scale]*image.RGBA{})
 	return b, true, err
 }

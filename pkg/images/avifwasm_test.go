@@ -1,0 +1,50 @@
+package images
+
+import (
+	"bytes"
+	"image"
+	"image/draw"
+	"testing"
+
+	"github.com/gen2brain/avif"
+)
+
+// TestAVIFMatchesLibrary: the encoder kept between encodes (DefaultEncoders)
+// writes the bytes of gen2brain/avif's Encode, for photos and a source
+// with an alpha channel, at several sizes, one instance doing all.
+func TestAVIFMatchesLibrary(t *testing.T) {
+	if avif.Dynamic() == nil {
+		t.Skip("a shared libavif encodes")
+	}
+	enc := DefaultEncoders().Modern[0].(AVIF)
+	defer enc.release()
+	srcs := []image.Image{decode(t, photo(t, 700, 400)), decode(t, transparent(t, 200, 100)), decode(t, photo(t, 37, 23))}
+	for i, src := range srcs {
+		for _, q := range []int{50, 80} {
+			rgba := image.NewRGBA(src.Bounds())
+			draw.Draw(rgba, rgba.Rect, src, src.Bounds().Min, draw.Src)
+			var want, got bytes.Buffer
+			if err := avif.Encode(&want, rgba, avif.Options{Quality: q, QualityAlpha: q, Speed: 8, ChromaSubsampling: image.YCbCrSubsampleRatio420}); err != nil {
+				t.Fatal(err)
+			}
+			if err := enc.Encode(&got, src, q); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("source %d at q%d: %d bytes, gen2brain/avif wrote %d others", i, q, got.Len(), want.Len())
+			}
+		}
+	}
+	if n := len(enc.instances.idle); n != 1 {
+		t.Errorf("%d instances kept after encodes one at a time, want 1", n)
+	}
+}
+
+func decode(t *testing.T, b []byte) image.Image {
+	t.Helper()
+	m, _, err := image.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
