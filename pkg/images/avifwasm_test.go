@@ -2,7 +2,9 @@ package images
 
 import (
 	"bytes"
+	"context"
 	"image"
+	"io"
 	"image/draw"
 	"testing"
 
@@ -48,3 +50,44 @@ func decode(t *testing.T, b []byte) image.Image {
 	}
 	return m
 }
+
+// TestRunReleasesAVIFInstances: the instances an AVIF encoder kept (up to
+// 120 MB each) are closed once Run ends, so a dev server holds none
+// between builds.
+func TestRunReleasesAVIFInstances(t *testing.T) {
+	enc := DefaultEncoders()
+	kept := enc.Modern[0].(AVIF).instances
+	var used int
+	enc.Modern[0] = counted{enc.Modern[0], kept, &used}
+	p := New(Config{FS: testFS(t), Dirs: []string{"assets/images"}, Encoders: &enc})
+	if _, err := p.Picture("/photos/a.jpg", Options{Widths: []int{100, 200}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Run(context.Background(), 0); err != nil {
+		t.Fatal(err)
+	}
+	if used == 0 {
+		t.Fatal("no AVIF encode ran")
+	}
+	if n := len(kept.idle); n != 0 {
+		t.Errorf("%d instances kept after Run, want 0", n)
+	}
+}
+
+// counted wraps the AVIF encoder, noting how many instances it kept after
+// each encode, and passes release on.
+type counted struct {
+	Encoder
+	kept *avifInstances
+	max  *int
+}
+
+func (c counted) Encode(w io.Writer, m image.Image, q int) error {
+	err := c.Encoder.Encode(w, m, q)
+	c.kept.mu.Lock()
+	*c.max = max(*c.max, len(c.kept.idle))
+	c.kept.mu.Unlock()
+	return err
+}
+
+func (c counted) release() { c.Encoder.(AVIF).release() }
