@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"image"
-	"io"
 	"image/draw"
+	"io"
 	"testing"
 
 	"github.com/gen2brain/avif"
