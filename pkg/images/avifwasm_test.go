@@ -52,8 +52,8 @@ func decode(t *testing.T, b []byte) image.Image {
 }
 
 // TestRunReleasesAVIFInstances: the instances an AVIF encoder kept (up to
-// 120 MB each) are closed once Run ends, so a dev server holds none
-// between builds.
+// 120 MB each) are closed once Run ends, and once Variant answered, so a
+// dev server holds none between builds and requests.
 func TestRunReleasesAVIFInstances(t *testing.T) {
 	enc := DefaultEncoders()
 	kept := enc.Modern[0].(AVIF).instances
@@ -71,6 +71,16 @@ func TestRunReleasesAVIFInstances(t *testing.T) {
 	}
 	if n := len(kept.idle); n != 0 {
 		t.Errorf("%d instances kept after Run, want 0", n)
+	}
+	pic, err := p.Picture("/photos/a.jpg", Options{Widths: []int{120}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := p.Variant(context.Background(), pic.Sources[0].Variants[0].URL); !ok || err != nil {
+		t.Fatalf("Variant: %v, %v", ok, err)
+	}
+	if n := len(kept.idle); n != 0 {
+		t.Errorf("%d instances kept after Variant, want 0", n)
 	}
 }
 

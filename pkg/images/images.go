@@ -505,11 +505,7 @@ feed:
 	if err := ctxwait.Wait(ctx, &wg); err != nil {
 		return nil, err
 	}
-	for _, e := range p.enc.Modern {
-		if r, ok := e.(interface{ release() }); ok {
-			r.release()
-		}
-	}
+	p.releaseEncoders()
 	mu.Lock()
 	defer mu.Unlock()
 	if len(errs) > 0 {
@@ -527,6 +523,16 @@ feed:
 // loaded machine. sitegen runs with one P more than there are cores
 // (cmd/sitegen), so the encodes still use every core.
 func EncodeWorkers() int { return max(1, runtime.GOMAXPROCS(0)-1) }
+
+// releaseEncoders gives back what the encoders kept between encodes (the
+// AVIF encoder's instances), once no more are coming.
+func (p *Processor) releaseEncoders() {
+	for _, e := range p.enc.Modern {
+		if r, ok := e.(interface{ release() }); ok {
+			r.release()
+		}
+	}
+}
 
 // runSource makes the variants of one source, decoding it at most once.
 func (p *Processor) runSource(ctx context.Context, s *source) ([]File, error) {
