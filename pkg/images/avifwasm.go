@@ -21,12 +21,12 @@ import (
 // avifEncodeWasm is gen2brain/avif's encoder: libavif and aom compiled to
 // WebAssembly (lib/encode.wasm.gz of the version in go.mod), run by
 // wazero. avif.Encode makes a new instance of it for every encode, whose
-// memory grows to 120 MB for a 1300 px photo: with an instance kept
-// between encodes, a cold build of the website allocated 4 times less and
-// collected garbage a fraction as often. A collection waits for the
-// encodes under way (Go cannot preempt WebAssembly), and so did Ctrl+C
-// when it came during one (bench/interrupt/README.md). The bytes are the
-// library's (TestAVIFMatchesLibrary).
+// memory grows to 120 MB for a 1300 px photo: a cold build of the website
+// allocated 3.4 GB so, 0.6 GB with an instance kept between encodes, and
+// collected half as often. A collection waits for the encodes under way
+// (Go cannot preempt WebAssembly), and so did Ctrl+C when it came during
+// one (bench/interrupt/README.md). The bytes are the library's
+// (TestAVIFMatchesLibrary).
 //
 //go:linkname avifEncodeWasm github.com/gen2brain/avif.encodeWasm
 var avifEncodeWasm []byte
