@@ -32,7 +32,7 @@ func main() {
 	bin := flag.String("bin", "", "the sitegen binary (required)")
 	source := flag.String("source", ".", "the site to build")
 	runs := flag.Int("runs", 8, "number of interrupted builds")
-	span := flag.Duration("span", 12*time.Second, "the signals spread over this much of the build")
+	span := flag.Duration("span", 9*time.Second, "the signals spread over this much of the build")
 	load := flag.Int("load", 0, "busy loops to run meanwhile (CPU load)")
 	flag.Parse()
 	if *bin == "" {

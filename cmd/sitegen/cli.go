@@ -216,6 +216,20 @@ const (
 	buildMemoryWindow = 128 << 20
 )
 
+// buildCollector applies the build's collector settings until the
+// returned func is called, which restores the previous ones, unless ctx
+// ended: a stopped build keeps collections off (noMoreCollections) until
+// the process ends, for a collection that started then would wait for
+// the encodes under way (restoring GOGC=100 made one start at once).
+func buildCollector(ctx context.Context) (restore func()) {
+	stop := memlimit.Start(ctx, memlimit.Settings{Window: buildMemoryWindow, GCPercent: buildGCPercent, Ceiling: memlimit.ContainerLimit()})
+	return func() {
+		if ctx.Err() == nil {
+			stop()
+		}
+	}
+}
+
 func newBuild(stdout, stderr io.Writer) *cobra.Command {
 	var o build.Options
 	var cpuprofile, memprofile string
@@ -226,7 +240,7 @@ func newBuild(stdout, stderr io.Writer) *cobra.Command {
 			if err := checkOpts(&o, args); err != nil {
 				return err
 			}
-			defer memlimit.Start(cmd.Context(), memlimit.Settings{Window: buildMemoryWindow, GCPercent: buildGCPercent, Ceiling: memlimit.ContainerLimit()})()
+			defer buildCollector(cmd.Context())()
 			if cpuprofile != "" {
 				f, err := os.Create(cpuprofile)
 				if err != nil {

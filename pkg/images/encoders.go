@@ -35,8 +35,13 @@ func backend(dynamicErr error) string {
 }
 
 // AVIF encodes with libavif/aom compiled to WebAssembly
-// (github.com/gen2brain/avif v0.4.4).
-type AVIF struct{ Speed int }
+// (github.com/gen2brain/avif v0.4.4's, see avifEncodeWasm). The AVIF of
+// DefaultEncoders keeps its instances between encodes until Run ends; the
+// zero value makes one per encode.
+type AVIF struct {
+	Speed     int
+	instances *avifInstances
+}
 
 func (AVIF) Format() string { return "avif" }
 func (e AVIF) ID() string {
@@ -49,8 +54,19 @@ func (e AVIF) speed() int {
 	return e.Speed
 }
 func (e AVIF) Encode(w io.Writer, m image.Image, q int) error {
-	return avif.Encode(w, m, avif.Options{Quality: q, QualityAlpha: q, Speed: e.speed(), ChromaSubsampling: image.YCbCrSubsampleRatio420})
+	if avif.Dynamic() == nil { // a shared libavif, in a build without -tags=nodynamic
+		return avif.Encode(w, m, avif.Options{Quality: q, QualityAlpha: q, Speed: e.speed(), ChromaSubsampling: image.YCbCrSubsampleRatio420})
+	}
+	b, err := e.instances.encode(m, q, e.speed())
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
 }
+
+// release closes the instances kept (Run calls it when it ends).
+func (e AVIF) release() { e.instances.release() }
 
 // WebP encodes with libwebp compiled to WebAssembly
 // (github.com/gen2brain/webp v0.5.5).
@@ -87,7 +103,7 @@ func (PNG) Encode(w io.Writer, m image.Image, _ int) error {
 // for the same SSIM, and WebP stays below it up to q85 (0.964, 22 KB), so
 // a WebP source would only add files and encoding time.
 func DefaultEncoders() Encoders {
-	return Encoders{Modern: []Encoder{AVIF{}}, JPEG: JPEG{}, PNG: PNG{}}
+	return Encoders{Modern: []Encoder{AVIF{instances: new(avifInstances)}}, JPEG: JPEG{}, PNG: PNG{}}
 }
 
 // WithWebP is DefaultEncoders with WebP as a second modern source.

@@ -452,11 +452,12 @@ func (p *Processor) Stats() Stats {
 	return Stats{Processed: p.processed.Load(), Cached: p.cached.Load()}
 }
 
-// Run makes every variant named so far (sources in parallel,
-// workers at a time; 0 means GOMAXPROCS) and returns them sorted by path.
+// Run makes every variant named so far (sources in parallel, workers at a
+// time, at most EncodeWorkers; 0 means EncodeWorkers) and returns them
+// sorted by path.
 func (p *Processor) Run(ctx context.Context, workers int) ([]File, error) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	if workers <= 0 || workers > EncodeWorkers() {
+		workers = EncodeWorkers()
 	}
 	p.mu.Lock()
 	var todo []*source
@@ -504,6 +505,7 @@ feed:
 	if err := ctxwait.Wait(ctx, &wg); err != nil {
 		return nil, err
 	}
+	p.releaseEncoders()
 	mu.Lock()
 	defer mu.Unlock()
 	if len(errs) > 0 {
@@ -513,18 +515,38 @@ feed:
 	return files, nil
 }
 
+// EncodeWorkers is how many sources Run works on at once: one fewer than
+// GOMAXPROCS (at least one). An AVIF encode runs WebAssembly (wazero),
+// which Go can neither stop nor preempt until it calls back into Go (to
+// grow its memory): with an encode on every P, the goroutines that answer
+// Ctrl+C, remove the temporary tree and exit waited for one, seconds on a
+// loaded machine. sitegen runs with one P more than there are cores
+// (cmd/sitegen), so the encodes still use every core.
+func EncodeWorkers() int { return max(1, runtime.GOMAXPROCS(0)-1) }
+
+// releaseEncoders gives back what the encoders kept between encodes (the
+// AVIF encoder's instances), once no more are coming.
+func (p *Processor) releaseEncoders() {
+	for _, e := range p.enc.Modern {
+		if r, ok := e.(interface{ release() }); ok {
+			r.release()
+		}
+	}
+}
+
 // runSource makes the variants of one source, decoding it at most once.
 func (p *Processor) runSource(ctx context.Context, s *source) ([]File, error) {
 	p.mu.Lock()
 	jobs := append([]*job(nil), s.jobs...)
 	p.mu.Unlock()
 	var decoded image.Image
+	scaled := map[scale]*image.RGBA{}
 	var out []File
 	for _, j := range jobs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		b, err := p.make(ctx, j, &decoded)
+		b, err := p.make(ctx, j, &decoded, scaled)
 		if err != nil {
 			return nil, err
 		}
@@ -533,11 +555,20 @@ func (p *Processor) runSource(ctx context.Context, s *source) ([]File, error) {
 	return out, nil
 }
 
+// scale is the part of a source a variant shows and its size.
+type scale struct {
+	crop image.Rectangle
+	w, h int
+}
+
 // make returns the bytes of j's variant: from the cache, else encoded
-// (decoding the source into *decoded unless it already holds it) and
-// kept in the cache.
+// (decoding the source into *decoded unless it already holds it, and
+// resizing it unless scaled holds the size: the formats of one width
+// share it, for a resize costs as much time as a JPEG encode and
+// allocates a buffer of the width times the source's height in float64s,
+// 50 MB at 1300 px) and kept in the cache.
 // It stops between the steps once ctx ends.
-func (p *Processor) make(ctx context.Context, j *job, decoded *image.Image) ([]byte, error) {
+func (p *Processor) make(ctx context.Context, j *job, decoded *image.Image, scaled map[scale]*image.RGBA) ([]byte, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if b, ok := p.fromCache(j); ok {
@@ -555,11 +586,16 @@ func (p *Processor) make(ctx context.Context, j *job, decoded *image.Image) ([]b
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	m := *decoded
-	dst := image.NewRGBA(image.Rect(0, 0, j.w, j.h))
-	xdraw.CatmullRom.Scale(dst, dst.Bounds(), m, j.crop.Add(m.Bounds().Min), draw.Src, nil)
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	k := scale{j.crop, j.w, j.h}
+	dst := scaled[k]
+	if dst == nil {
+		m := *decoded
+		dst = image.NewRGBA(image.Rect(0, 0, j.w, j.h))
+		xdraw.CatmullRom.Scale(dst, dst.Bounds(), m, j.crop.Add(m.Bounds().Min), draw.Src, nil)
+		scaled[k] = dst
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 	}
 	var buf bytes.Buffer
 	if err := j.enc.Encode(&buf, dst, j.q); err != nil {

@@ -23,6 +23,7 @@ func (p *Processor) Variant(ctx context.Context, urlPath string) (b []byte, ok b
 		return nil, true, err
 	}
 	var decoded image.Image
-	b, err = p.make(ctx, j, &decoded)
+	b, err = p.make(ctx, j, &decoded, map[scale]*image.RGBA{})
+	p.releaseEncoders() // a dev server keeps no AVIF instance between requests
 	return b, true, err
 }

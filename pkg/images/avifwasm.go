@@ -1,0 +1,180 @@
+package images
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/draw"
+	"sync"
+	_ "unsafe" // go:linkname
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+
+	_ "github.com/gen2brain/avif" // the encoder's WebAssembly
+)
+
+// avifEncodeWasm is gen2brain/avif's encoder: libavif and aom compiled to
+// WebAssembly (lib/encode.wasm.gz of the version in go.mod), run by
+// wazero. avif.Encode makes a new instance of it for every encode, whose
+// memory grows to 120 MB for a 1300 px photo: a cold build of the website
+// allocated 3.4 GB so, 0.6 GB with an instance kept between encodes, and
+// collected half as often. A collection waits for the encodes under way
+// (Go cannot preempt WebAssembly), and so did Ctrl+C when it came during
+// one (bench/interrupt/README.md). The bytes are the library's
+// (TestAVIFMatchesLibrary).
+//
+//go:linkname avifEncodeWasm github.com/gen2brain/avif.encodeWasm
+var avifEncodeWasm []byte
+
+// avifPixelFormatYuv420 is libavif's AVIF_PIXEL_FORMAT_YUV420.
+const avifPixelFormatYuv420 = 3
+
+// avifModule is the encoder compiled, once per process (0.6 s).
+var avifModule = sync.OnceValues(func() (*avifCompiled, error) {
+	ctx := context.Background()
+	zr, err := gzip.NewReader(bytes.NewReader(avifEncodeWasm))
+	if err != nil {
+		return nil, fmt.Errorf("avif encoder: %w", err)
+	}
+	var wasm bytes.Buffer
+	if _, err := wasm.ReadFrom(zr); err != nil {
+		return nil, fmt.Errorf("avif encoder: %w", err)
+	}
+	rt := wazero.NewRuntime(ctx)
+	wasi_snapshot_preview1.MustInstantiate(ctx, rt)
+	cm, err := rt.CompileModule(ctx, wasm.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("avif encoder: %w", err)
+	}
+	return &avifCompiled{rt, cm}, nil
+})
+
+type avifCompiled struct {
+	rt wazero.Runtime
+	cm wazero.CompiledModule
+}
+
+// avifInstance is one instance of the encoder, for one encode at a time.
+type avifInstance struct {
+	mod                  api.Module
+	malloc, free, encode api.Function
+}
+
+func newAVIFInstance(ctx context.Context) (*avifInstance, error) {
+	c, err := avifModule()
+	if err != nil {
+		return nil, err
+	}
+	mod, err := c.rt.InstantiateModule(ctx, c.cm, wazero.NewModuleConfig().WithName(""))
+	if err != nil {
+		return nil, fmt.Errorf("avif encoder: %w", err)
+	}
+	return &avifInstance{mod, mod.ExportedFunction("malloc"), mod.ExportedFunction("free"), mod.ExportedFunction("encode")}, nil
+}
+
+// run encodes m as gen2brain/avif's Encode does with 4:2:0 chroma.
+func (in *avifInstance) run(ctx context.Context, m *image.RGBA, quality, speed int) ([]byte, error) {
+	mem := in.mod.Memory()
+	alloc := func(n int) (uint64, error) {
+		res, err := in.malloc.Call(ctx, uint64(n))
+		if err != nil || res[0] == 0 {
+			return 0, fmt.Errorf("avif encoder: out of memory for %d bytes (%v)", n, err)
+		}
+		return res[0], nil
+	}
+	pix, err := alloc(len(m.Pix))
+	if err != nil {
+		return nil, err
+	}
+	defer in.free.Call(ctx, pix)
+	if !mem.Write(uint32(pix), m.Pix) {
+		return nil, errors.New("avif encoder: writing the pixels")
+	}
+	sizePtr, err := alloc(8)
+	if err != nil {
+		return nil, err
+	}
+	defer in.free.Call(ctx, sizePtr)
+	res, err := in.encode.Call(ctx, pix, uint64(m.Rect.Dx()), uint64(m.Rect.Dy()), sizePtr,
+		uint64(quality), uint64(quality), uint64(speed), avifPixelFormatYuv420)
+	if err != nil {
+		return nil, fmt.Errorf("avif encoder: %w", err)
+	}
+	size, ok := mem.ReadUint64Le(uint32(sizePtr))
+	if !ok || size == 0 || res[0] == 0 {
+		return nil, errors.New("avif encoder: libavif failed")
+	}
+	defer in.free.Call(ctx, res[0])
+	out, ok := mem.Read(uint32(res[0]), uint32(size))
+	if !ok {
+		return nil, errors.New("avif encoder: reading the result")
+	}
+	return bytes.Clone(out), nil
+}
+
+// avifInstances keeps the instances between encodes, as many as encoded
+// at once, until release.
+type avifInstances struct {
+	mu   sync.Mutex
+	idle []*avifInstance
+}
+
+// encode encodes m with an idle instance, or a new one. An instance whose
+// encode failed is closed, not kept. A nil *avifInstances keeps none.
+func (p *avifInstances) encode(m image.Image, quality, speed int) ([]byte, error) {
+	ctx := context.Background()
+	rgba, ok := m.(*image.RGBA)
+	if !ok || rgba.Stride != 4*rgba.Rect.Dx() {
+		rgba = image.NewRGBA(image.Rect(0, 0, m.Bounds().Dx(), m.Bounds().Dy()))
+		draw.Draw(rgba, rgba.Rect, m, m.Bounds().Min, draw.Src)
+	}
+	in := p.take()
+	if in == nil {
+		var err error
+		if in, err = newAVIFInstance(ctx); err != nil {
+			return nil, err
+		}
+	}
+	b, err := in.run(ctx, rgba, quality, speed)
+	if err != nil || p == nil {
+		in.mod.Close(ctx)
+		return b, err
+	}
+	p.mu.Lock()
+	p.idle = append(p.idle, in)
+	p.mu.Unlock()
+	return b, nil
+}
+
+func (p *avifInstances) take() *avifInstance {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.idle) == 0 {
+		return nil
+	}
+	in := p.idle[len(p.idle)-1]
+	p.idle = p.idle[:len(p.idle)-1]
+	return in
+}
+
+// release closes the idle instances, giving back their memory.
+func (p *avifInstances) release() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	idle := p.idle
+	p.idle = nil
+	p.mu.Unlock()
+	for _, in := range idle {
+		in.mod.Close(context.Background())
+	}
+}
