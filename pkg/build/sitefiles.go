@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"sitegen/pkg/assets"
 	"sitegen/pkg/diag"
@@ -72,14 +75,35 @@ func (s *Site) redirectPages(emit func(name string, b []byte)) error {
 	if !s.host().RedirectPages() {
 		return nil
 	}
-	for _, rd := range s.Plan.Redirects {
-		b, err := s.redirectPage(rd)
-		if err != nil {
-			return err
+	// Made on every core (each is a template run and a minification),
+	// handed to emit in order.
+	pages := make([][]byte, len(s.Plan.Redirects))
+	errs := make([]error, len(s.Plan.Redirects))
+	parallelFor(len(pages), func(i int) { pages[i], errs[i] = s.redirectPage(s.Plan.Redirects[i]) })
+	for i, rd := range s.Plan.Redirects {
+		if errs[i] != nil {
+			return errs[i]
 		}
-		emit(redirectFile(rd), b)
+		emit(redirectFile(rd), pages[i])
 	}
 	return nil
+}
+
+// parallelFor calls f(0..n-1) on GOMAXPROCS goroutines and returns when
+// every call has.
+func parallelFor(n int, f func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(n, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // host is the software that serves the output (site.yaml's host, or

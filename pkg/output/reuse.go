@@ -331,6 +331,10 @@ func (t *Tree) keepOld(old string, x *treeIndex) error {
 		return errors.Join(fmt.Errorf("keep the previous output: %w", err), os.RemoveAll(old))
 	}
 	spare := filepath.Join(keep, spareName)
+	// The new tree's index is written while the old tree is made the spare
+	// (each index is written whole or not at all, in either order).
+	liveDone := make(chan error, 1)
+	go func() { liveDone <- writeIndex(filepath.Join(keep, liveIndex), x) }()
 	var removeErr error
 	switch {
 	case old == "": // there was no tree at --out
@@ -340,7 +344,7 @@ func (t *Tree) keepOld(old string, x *treeIndex) error {
 		if old != spare {
 			os.RemoveAll(spare) // nothing there but a leftover
 			if err := os.Rename(old, spare); err != nil {
-				return errors.Join(fmt.Errorf("keep the previous output: %w", err), os.RemoveAll(old))
+				return errors.Join(fmt.Errorf("keep the previous output: %w", err), os.RemoveAll(old), <-liveDone)
 			}
 		}
 		if r, err := statRecord(spare); err == nil {
@@ -349,7 +353,7 @@ func (t *Tree) keepOld(old string, x *treeIndex) error {
 			removeErr = writeIndex(filepath.Join(keep, spareIndex), t.prevLive)
 		}
 	}
-	return errors.Join(removeErr, writeIndex(filepath.Join(keep, liveIndex), x))
+	return errors.Join(removeErr, <-liveDone)
 }
 
 // StatID names the file at name by what an lstat tells (size, inode,
