@@ -118,15 +118,18 @@ func ReadLast(dir string) *Last {
 // that read it before it took the lock on the folder). The index is the
 // caller's own to change.
 func liveIndexOf(dir string, last *Last) *treeIndex {
-	file := filepath.Join(keepDir(dir), liveIndex)
-	if last != nil && last.dir == dir {
-		if id, _ := StatID(file); id != "" && id == last.xID {
-			x := *last.x
-			x.recs = maps.Clone(last.x.recs)
-			return &x
-		}
+	if last != nil && last.dir == dir && last.current() {
+		x := *last.x
+		x.recs = maps.Clone(last.x.recs)
+		return &x
 	}
-	return readIndex(file)
+	return readIndex(filepath.Join(keepDir(dir), liveIndex))
+}
+
+// current reports whether the live index file is still the one l read.
+func (l *Last) current() bool {
+	id, _ := StatID(filepath.Join(keepDir(l.dir), liveIndex))
+	return id != "" && id == l.xID
 }
 
 // Notes are the last build's notes on its sources; nil without a last build.
@@ -165,16 +168,13 @@ func indexed(dir string, last *Last) bool {
 	if err != nil {
 		return false
 	}
-	x := liveIndexOf(abs, last)
-	if x == nil {
+	var x *treeIndex
+	if last != nil && last.dir == abs && last.current() {
+		x = last.x // only read
+	} else if x = readIndex(filepath.Join(keepDir(abs), liveIndex)); x == nil {
 		return false
 	}
-	for n, r := range x.recs { // an entry added changes its folder
-		if !r.dir {
-			delete(x.recs, n)
-		}
-	}
-	return len(x.verify(abs)) == 0
+	return len(x.verifyWhere(abs, func(r record) bool { return r.dir })) == 0 // an entry added changes its folder
 }
 
 // Record sets what the tree's index says it was built from: the digest of

@@ -177,9 +177,16 @@ func writeIndex(file string, x *treeIndex) error {
 // no longer as recorded (changed, replaced or gone), sorted. A folder that
 // changed means entries were added, removed or renamed in it.
 func (x *treeIndex) verify(root string) []string {
+	return x.verifyWhere(root, func(record) bool { return true })
+}
+
+// verifyWhere is verify for the entries whose record keep selects.
+func (x *treeIndex) verifyWhere(root string, keep func(record) bool) []string {
 	names := make([]string, 0, len(x.recs))
-	for n := range x.recs {
-		names = append(names, n)
+	for n, r := range x.recs {
+		if keep(r) {
+			names = append(names, n)
+		}
 	}
 	var mu sync.Mutex
 	var changed []string
