@@ -80,6 +80,9 @@ type Options struct {
 	FS fs.FS
 
 	beforeRender func(*route.Entry) // a test's fault injection: called before each page renders
+	// now, when set, is a test's clock for when a load begins (page files
+	// changed more than two seconds before are not read again: knownPages).
+	now func() time.Time
 }
 
 // Site is a loaded, validated site ready to render (used by build and serve).

@@ -52,6 +52,10 @@ type liveTree struct {
 // site is nil only when the context was cancelled or nothing can be rendered.
 // build, check and the dev server (live) load a site with it.
 func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) {
+	began := time.Now()
+	if opts.now != nil {
+		began = opts.now()
+	}
 	fsys, root, errs := openTree(opts, live)
 	if fsys == nil {
 		return nil, errs
@@ -90,6 +94,9 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 	copts := contentOptions(cfg, opts, sch, live == nil)
 	if fmc := newFrontMatterCache(store); fmc != nil {
 		copts.FrontMatter = fmc
+	}
+	if kp := newKnownPages(store, root, began); kp != nil && opts.FS == nil { // the files on disk are the site's
+		copts.Pages = kp
 	}
 	files, src, err := readContent(ctx, fsys, copts)
 	hr := <-hashDone

@@ -34,6 +34,9 @@ func normalize(src []byte) []byte {
 // dropBody forgets the page's body, keeping what LoadBody needs to find it
 // again and to notice a file edited in between.
 func (p *Page) dropBody() {
+	if p.lazy.dropped { // never held (a page file known from an earlier build)
+		return
+	}
 	p.lazy = bodyRef{len: len(p.Body), sum: crc32.Checksum(p.Body, crcTable), dropped: true}
 	p.Body = nil
 }

@@ -1,6 +1,7 @@
 package content
 
 import (
+	"hash/crc32"
 	"io/fs"
 	"path"
 	"sort"
@@ -84,6 +85,14 @@ func (f *SourceFile) Parse(fsys fs.FS, opts Options) {
 			WithHint("pages are .md files, data sets are data/*.yaml, UI strings are i18n.yaml; static files belong in assets/static/"))
 		return
 	}
+	var id string
+	if f.Kind == KindPage && opts.Pages != nil && opts.LazyBodies {
+		id = opts.Pages.Identity(f.Path)
+		if k, ok := opts.Pages.Known(f.Path, id); ok && id != "" {
+			f.knownPage(k, opts)
+			return
+		}
+	}
 	src, err := fs.ReadFile(fsys, f.Path)
 	if err != nil {
 		f.Errs.Addf(diag.Pos{File: f.Path}, "cannot read: %v", err)
@@ -96,12 +105,14 @@ func (f *SourceFile) Parse(fsys fs.FS, opts Options) {
 	}
 	switch f.Kind {
 	case KindPage:
-		f.Page, f.Errs = parsePage(f.Path, f.Lang, f.Rel, src, opts.FrontMatter)
+		var fm []byte
+		f.Page, fm, f.Errs = parsePage(f.Path, f.Lang, f.Rel, src, opts.FrontMatter)
 		if pg := f.Page; pg != nil {
-			f.Errs.Merge(checkParams(opts.Schema, pg))
-			if l, ok := opts.Layouts[pg.ID]; ok && !pg.layoutGiven {
-				pg.Layout = l
+			if id != "" {
+				opts.Pages.Remember(f.Path, id, KnownPage{FrontMatter: fm, BodyLine: pg.BodyLine, BodyLen: len(pg.Body),
+					BodyCRC: crc32.Checksum(pg.Body, crcTable), Sum: pg.Sum})
 			}
+			f.pageDone(opts)
 		}
 	case KindData:
 		base := strings.TrimSuffix(strings.TrimSuffix(path.Base(f.Rel), ".yaml"), ".yml")
@@ -111,6 +122,27 @@ func (f *SourceFile) Parse(fsys fs.FS, opts Options) {
 		f.Sets, f.Errs = ParseData(opts.Schema, f.Path, base, src)
 	case KindStrings:
 		f.Strings, f.Errs = parseStrings(f.Path, src)
+	}
+}
+
+// knownPage makes the page of a file known from an earlier build: its
+// front matter is parsed (or taken from the cache) and checked as if the
+// file were read; its body stays where it is (LoadBody).
+func (f *SourceFile) knownPage(k KnownPage, opts Options) {
+	p := &Page{Lang: f.Lang, File: f.Path, BodyLine: k.BodyLine, Sum: k.Sum,
+		lazy: bodyRef{len: k.BodyLen, sum: k.BodyCRC, dropped: true}}
+	if f.Page, f.Errs = fromFrontMatter(p, f.Rel, k.FrontMatter, opts.FrontMatter); f.Page != nil {
+		f.pageDone(opts)
+	}
+}
+
+// pageDone checks a parsed page's params against the schema and gives it
+// the layout site.yaml names for it.
+func (f *SourceFile) pageDone(opts Options) {
+	pg := f.Page
+	f.Errs.Merge(checkParams(opts.Schema, pg))
+	if l, ok := opts.Layouts[pg.ID]; ok && !pg.layoutGiven {
+		pg.Layout = l
 	}
 }
 

@@ -47,6 +47,31 @@ type Options struct {
 	// FrontMatter, when set, keeps the pages' parsed front matter between
 	// builds.
 	FrontMatter FrontMatterCache
+	// Pages, when set (with LazyBodies), knows page files read by an
+	// earlier build that have not changed since: they are not read again.
+	Pages PageFiles
+}
+
+// PageFiles remembers what a build read of its page files, by what an
+// lstat tells of each (a build's persistent cache). Identity returns that
+// lstat's account of a file ("" when it cannot be had); Known returns what
+// was read of a file with that identity when it may be trusted not to have
+// changed since (see build's pageFiles); Remember keeps what was read of a
+// file whose identity was taken before it was read.
+type PageFiles interface {
+	Identity(path string) string
+	Known(path, id string) (KnownPage, bool)
+	Remember(path, id string, k KnownPage)
+}
+
+// KnownPage is what a build keeps of a page file it read: its front
+// matter and what LoadBody needs to find its body again.
+type KnownPage struct {
+	FrontMatter []byte
+	BodyLine    int
+	BodyLen     int
+	BodyCRC     uint32
+	Sum         [32]byte
 }
 
 // Load reads content/<lang>/ for every configured locale from fsys.

@@ -96,7 +96,8 @@ var (
 // used in diagnostics; rel is the path below content/<lang>/ (for the default
 // slug).
 func ParsePage(file, lang, rel string, src []byte) (*Page, diag.List) {
-	return parsePage(file, lang, rel, src, nil)
+	p, _, errs := parsePage(file, lang, rel, src, nil)
+	return p, errs
 }
 
 // FrontMatterCache keeps parsed front matter between builds, by its text
@@ -108,14 +109,14 @@ type FrontMatterCache interface {
 }
 
 // parsePage is ParsePage with the front matter taken from fmc, when it has
-// it, or parsed and given to it.
-func parsePage(file, lang, rel string, src []byte, fmc FrontMatterCache) (*Page, diag.List) {
+// it, or parsed and given to it; it also returns the front matter's text.
+func parsePage(file, lang, rel string, src []byte, fmc FrontMatterCache) (*Page, []byte, diag.List) {
 	var errs diag.List
 	src = normalize(src)
 	if !bytes.HasPrefix(src, []byte("---\n")) {
 		errs.Add(diag.New(diag.Pos{File: file, Line: 1, Col: 1}, "missing front matter").
 			WithHint("start the file with a line ---, then YAML with id, title and description, then ---"))
-		return nil, errs
+		return nil, nil, errs
 	}
 	rest := src[4:]
 	end := bytes.Index(rest, []byte("\n---\n"))
@@ -129,9 +130,19 @@ func parsePage(file, lang, rel string, src []byte, fmc FrontMatterCache) (*Page,
 		fm, body = rest[:len(rest)-3], nil
 	default:
 		errs.Add(diag.New(diag.Pos{File: file, Line: 1, Col: 1}, "front matter is not closed").WithHint("end it with a line ---"))
-		return nil, errs
+		return nil, nil, errs
 	}
 	p := &Page{Lang: lang, File: file, Body: body, BodyLine: 3 + bytes.Count(fm, []byte("\n")), Sum: sha256.Sum256(src)}
+	p, errs = fromFrontMatter(p, rel, fm, fmc)
+	return p, fm, errs
+}
+
+// fromFrontMatter fills p (its file, language, body line and sum set) from
+// its front matter and returns it, or nil when the front matter cannot be
+// read; rel is its path below content/<lang>/.
+func fromFrontMatter(p *Page, rel string, fm []byte, fmc FrontMatterCache) (*Page, diag.List) {
+	var errs diag.List
+	file := p.File
 	doc, ok := &yaml.Node{}, false
 	if fmc != nil {
 		doc, ok = fmc.Get(fm)

@@ -1,0 +1,96 @@
+package build
+
+import (
+	"encoding/binary"
+	"path/filepath"
+	"time"
+
+	"sitegen/pkg/cache"
+	"sitegen/pkg/content"
+	"sitegen/pkg/output"
+)
+
+// knownPages is content.PageFiles over the build cache: what a build read
+// of each page file (its front matter, where its body is, its SHA-256), by
+// its path and what an lstat tells of it (size, inode, modification and
+// change time). A later build does not read a page file again while its
+// lstat is the same. As for inputDigest's notes, only a file whose change
+// time is more than two seconds before the build began has an identity:
+// a file changed again within the clock's step on a coarse file system
+// keeps its times, and is read every time until it is older.
+type knownPages struct {
+	store *cache.Store
+	root  string
+	began int64 // Unix nanoseconds
+	salt  []byte
+}
+
+func newKnownPages(store *cache.Store, root string, began time.Time) *knownPages {
+	if store == nil {
+		return nil
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil
+	}
+	return &knownPages{store: store, root: abs, began: began.UnixNano(), salt: []byte("page-file-1 sitegen " + Version + " " + abs)}
+}
+
+func (k *knownPages) Identity(path string) string {
+	id, ctime := output.StatID(filepath.Join(k.root, filepath.FromSlash(path)))
+	if id == "" || ctime >= k.began-2e9 {
+		return ""
+	}
+	return id
+}
+
+func (k *knownPages) key(path, id string) cache.Key {
+	return cache.NewKey(k.salt, []byte(path), []byte(id))
+}
+
+func (k *knownPages) Known(path, id string) (content.KnownPage, bool) {
+	if id == "" {
+		return content.KnownPage{}, false
+	}
+	b, ok := k.store.Get(k.key(path, id))
+	if !ok {
+		return content.KnownPage{}, false
+	}
+	return decodeKnownPage(b)
+}
+
+func (k *knownPages) Remember(path, id string, p content.KnownPage) {
+	if id != "" {
+		k.store.Put(k.key(path, id), encodeKnownPage(p))
+	}
+}
+
+func encodeKnownPage(p content.KnownPage) []byte {
+	b := make([]byte, 0, len(p.FrontMatter)+64)
+	b = append(b, p.Sum[:]...)
+	for _, n := range []int{p.BodyLine, p.BodyLen, int(p.BodyCRC), len(p.FrontMatter)} {
+		b = binary.AppendUvarint(b, uint64(n))
+	}
+	return append(b, p.FrontMatter...)
+}
+
+func decodeKnownPage(b []byte) (content.KnownPage, bool) {
+	var p content.KnownPage
+	if len(b) < 32 {
+		return p, false
+	}
+	p.Sum, b = [32]byte(b[:32]), b[32:]
+	var n [4]int
+	for i := range n {
+		v, k := binary.Uvarint(b)
+		if k <= 0 || v > 1<<40 {
+			return p, false
+		}
+		n[i], b = int(v), b[k:]
+	}
+	if n[2] > 1<<32-1 || n[3] != len(b) {
+		return p, false
+	}
+	p.BodyLine, p.BodyLen, p.BodyCRC, p.FrontMatter = n[0], n[1], uint32(n[2]), b
+	return p, true
+}
