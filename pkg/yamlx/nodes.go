@@ -8,7 +8,7 @@ import (
 )
 
 // nodesMagic starts an encoded node tree; a new layout takes a new one.
-const nodesMagic = "yamlx-nodes-1\n"
+const nodesMagic = "yamlx-nodes-2\n"
 
 // maxNodes and maxDepth bound a decoded tree (an encoded tree came from a
 // cache file, which may be damaged); yaml.v3 does not parse deeper trees.
@@ -34,6 +34,7 @@ func EncodeNodes(root *yaml.Node) []byte {
 	}
 	walk(root)
 	b := append(make([]byte, 0, 64*len(index)), nodesMagic...)
+	b = binary.AppendUvarint(b, uint64(len(index))) // the decoder allocates them at once
 	str := func(s string) {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
@@ -69,6 +70,16 @@ func DecodeNodes(b []byte) (*yaml.Node, error) {
 		return nil, errBadNodes
 	}
 	b = b[len(nodesMagic):]
+	count, k := binary.Uvarint(b)
+	if k <= 0 || count == 0 || count > maxNodes || count > uint64(len(b)) { // a node takes a byte at least
+		return nil, errBadNodes
+	}
+	b = b[k:]
+	// One block for the nodes and one string for all their text: a tree
+	// of front matter is two allocations, not one per node and string.
+	slab := make([]yaml.Node, count)
+	text := string(b)
+	base := len(text)
 	bad := false
 	uv := func() uint64 {
 		v, k := binary.Uvarint(b)
@@ -94,19 +105,20 @@ func DecodeNodes(b []byte) (*yaml.Node, error) {
 			bad = true
 			return ""
 		}
-		s := string(b[:n])
+		at := base - len(b)
 		b = b[n:]
-		return s
+		return text[at : at+int(n)]
 	}
 	var nodes []*yaml.Node // preorder
 	var aliases []int      // per node: 1 + the preorder index of its alias, or 0
 	var get func(depth int) *yaml.Node
 	get = func(depth int) *yaml.Node {
-		if bad || depth > maxDepth || len(nodes) >= maxNodes {
+		if bad || depth > maxDepth || len(nodes) >= len(slab) {
 			bad = true
 			return nil
 		}
-		n := &yaml.Node{Kind: yaml.Kind(uv()), Style: yaml.Style(uv())}
+		n := &slab[len(nodes)]
+		n.Kind, n.Style = yaml.Kind(uv()), yaml.Style(uv())
 		n.Tag, n.Value, n.Anchor = str(), str(), str()
 		n.HeadComment, n.LineComment, n.FootComment = str(), str(), str()
 		n.Line, n.Column = sv(), sv()
@@ -126,7 +138,7 @@ func DecodeNodes(b []byte) (*yaml.Node, error) {
 		return n
 	}
 	root := get(0)
-	if bad || len(b) != 0 {
+	if bad || len(b) != 0 || len(nodes) != len(slab) {
 		return nil, errBadNodes
 	}
 	for i, a := range aliases {
