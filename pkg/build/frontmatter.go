@@ -45,7 +45,7 @@ func (c *frontMatterCache) Get(fm []byte) (*yaml.Node, bool) {
 	return doc, err == nil
 }
 
-// Put keeps a front matter's tree as parsed.
-func (c *frontMatterCache) Put(fm []byte, doc *yaml.Node) {
-	c.store.Put(c.key(fm), yamlx.EncodeNodes(doc))
+// Put keeps a front matter's tree as parsed (yamlx.EncodeNodes).
+func (c *frontMatterCache) Put(fm []byte, encoded []byte) {
+	c.store.Put(c.key(fm), encoded)
 }

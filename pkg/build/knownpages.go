@@ -33,7 +33,7 @@ func newKnownPages(store *cache.Store, root string, began time.Time) *knownPages
 	if err != nil {
 		return nil
 	}
-	return &knownPages{store: store, root: abs, began: began.UnixNano(), salt: []byte("page-file-1 sitegen " + Version + " " + abs)}
+	return &knownPages{store: store, root: abs, began: began.UnixNano(), salt: []byte("page-file-2 sitegen " + Version + " " + abs)}
 }
 
 func (k *knownPages) Identity(path string) string {
@@ -66,12 +66,12 @@ func (k *knownPages) Remember(path, id string, p content.KnownPage) {
 }
 
 func encodeKnownPage(p content.KnownPage) []byte {
-	b := make([]byte, 0, len(p.FrontMatter)+64)
+	b := make([]byte, 0, len(p.FrontMatter)+len(p.Nodes)+64)
 	b = append(b, p.Sum[:]...)
-	for _, n := range []int{p.BodyLine, p.BodyLen, int(p.BodyCRC), len(p.FrontMatter)} {
+	for _, n := range []int{p.BodyLine, p.BodyLen, int(p.BodyCRC), len(p.FrontMatter), len(p.Nodes)} {
 		b = binary.AppendUvarint(b, uint64(n))
 	}
-	return append(b, p.FrontMatter...)
+	return append(append(b, p.FrontMatter...), p.Nodes...)
 }
 
 func decodeKnownPage(b []byte) (content.KnownPage, bool) {
@@ -80,7 +80,7 @@ func decodeKnownPage(b []byte) (content.KnownPage, bool) {
 		return p, false
 	}
 	p.Sum, b = [32]byte(b[:32]), b[32:]
-	var n [4]int
+	var n [5]int
 	for i := range n {
 		v, k := binary.Uvarint(b)
 		if k <= 0 || v > 1<<40 {
@@ -88,9 +88,10 @@ func decodeKnownPage(b []byte) (content.KnownPage, bool) {
 		}
 		n[i], b = int(v), b[k:]
 	}
-	if n[2] > 1<<32-1 || n[3] != len(b) {
+	if n[2] > 1<<32-1 || n[3]+n[4] != len(b) {
 		return p, false
 	}
-	p.BodyLine, p.BodyLen, p.BodyCRC, p.FrontMatter = n[0], n[1], uint32(n[2]), b
+	p.BodyLine, p.BodyLen, p.BodyCRC = n[0], n[1], uint32(n[2])
+	p.FrontMatter, p.Nodes = b[:n[3]], b[n[3]:]
 	return p, true
 }

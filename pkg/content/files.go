@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"sitegen/pkg/diag"
+	"sitegen/pkg/yamlx"
 )
 
 // Kind is what a file under content/ holds.
@@ -105,12 +106,12 @@ func (f *SourceFile) Parse(fsys fs.FS, opts Options) {
 	}
 	switch f.Kind {
 	case KindPage:
-		var fm []byte
-		f.Page, fm, f.Errs = parsePage(f.Path, f.Lang, f.Rel, src, opts.FrontMatter)
+		var fm frontMatter
+		f.Page, fm, f.Errs = parsePage(f.Path, f.Lang, f.Rel, src, opts.FrontMatter, id != "")
 		if pg := f.Page; pg != nil {
 			if id != "" {
-				opts.Pages.Remember(f.Path, id, KnownPage{FrontMatter: fm, BodyLine: pg.BodyLine, BodyLen: len(pg.Body),
-					BodyCRC: crc32.Checksum(pg.Body, crcTable), Sum: pg.Sum})
+				opts.Pages.Remember(f.Path, id, KnownPage{FrontMatter: fm.text, Nodes: fm.nodes, BodyLine: pg.BodyLine,
+					BodyLen: len(pg.Body), BodyCRC: crc32.Checksum(pg.Body, crcTable), Sum: pg.Sum})
 			}
 			f.pageDone(opts)
 		}
@@ -131,7 +132,11 @@ func (f *SourceFile) Parse(fsys fs.FS, opts Options) {
 func (f *SourceFile) knownPage(k KnownPage, opts Options) {
 	p := &Page{Lang: f.Lang, File: f.Path, BodyLine: k.BodyLine, Sum: k.Sum,
 		lazy: bodyRef{len: k.BodyLen, sum: k.BodyCRC, dropped: true}}
-	if f.Page, f.Errs = fromFrontMatter(p, f.Rel, k.FrontMatter, opts.FrontMatter); f.Page != nil {
+	doc, err := yamlx.DecodeNodes(k.Nodes)
+	if err != nil {
+		doc = nil // parsed again
+	}
+	if f.Page, _, f.Errs = fromFrontMatter(p, f.Rel, k.FrontMatter, doc, opts.FrontMatter, false); f.Page != nil {
 		f.pageDone(opts)
 	}
 }

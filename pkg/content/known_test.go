@@ -4,6 +4,10 @@ import (
 	"context"
 	"testing"
 	"testing/fstest"
+
+	"gopkg.in/yaml.v3"
+
+	"sitegen/pkg/yamlx"
 )
 
 // fakePages is a PageFiles that knows the pages in known and records what
@@ -38,8 +42,17 @@ func TestKnownPages(t *testing.T) {
 	if !ok || string(ka.FrontMatter) != "id: a\ntitle: A\ndescription: Page A.\n" || ka.BodyLine != 6 || ka.BodyLen != len("Body of A.\n") {
 		t.Fatalf("remembered %+v", ka)
 	}
-	// a.md known with another title: taken as known, not read.
+	if _, err := yamlx.DecodeNodes(ka.Nodes); err != nil {
+		t.Fatalf("the remembered tree: %v", err)
+	}
+	// a.md known with another title (its tree as an earlier build kept
+	// it): taken as known, not read.
+	var doc yaml.Node
 	ka.FrontMatter = []byte("id: a\ntitle: Known A\ndescription: Page A.\n")
+	if err := yaml.Unmarshal(ka.FrontMatter, &doc); err != nil {
+		t.Fatal(err)
+	}
+	ka.Nodes = yamlx.EncodeNodes(&doc)
 	second := &fakePages{known: map[string]KnownPage{"content/pl/a.md": ka}, remembered: map[string]KnownPage{}}
 	opts.Pages = second
 	files, errs, err := Read(context.Background(), fsys, opts)

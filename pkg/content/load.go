@@ -68,6 +68,7 @@ type PageFiles interface {
 // matter and what LoadBody needs to find its body again.
 type KnownPage struct {
 	FrontMatter []byte
+	Nodes       []byte // the front matter's tree, as yamlx.EncodeNodes wrote it
 	BodyLine    int
 	BodyLen     int
 	BodyCRC     uint32

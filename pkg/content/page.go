@@ -96,7 +96,7 @@ var (
 // used in diagnostics; rel is the path below content/<lang>/ (for the default
 // slug).
 func ParsePage(file, lang, rel string, src []byte) (*Page, diag.List) {
-	p, _, errs := parsePage(file, lang, rel, src, nil)
+	p, _, errs := parsePage(file, lang, rel, src, nil, false)
 	return p, errs
 }
 
@@ -105,18 +105,23 @@ func ParsePage(file, lang, rel string, src []byte) (*Page, diag.List) {
 // Put keeps a tree as parsed, before the caller changes it.
 type FrontMatterCache interface {
 	Get(fm []byte) (*yaml.Node, bool)
-	Put(fm []byte, doc *yaml.Node)
+	Put(fm []byte, encoded []byte) // the tree as yamlx.EncodeNodes wrote it
 }
 
+// frontMatter is a page's front matter as text and, when asked for, as
+// yamlx.EncodeNodes writes its tree.
+type frontMatter struct{ text, nodes []byte }
+
 // parsePage is ParsePage with the front matter taken from fmc, when it has
-// it, or parsed and given to it; it also returns the front matter's text.
-func parsePage(file, lang, rel string, src []byte, fmc FrontMatterCache) (*Page, []byte, diag.List) {
+// it, or parsed and given to it; it also returns the front matter (its
+// encoded tree with encode).
+func parsePage(file, lang, rel string, src []byte, fmc FrontMatterCache, encode bool) (*Page, frontMatter, diag.List) {
 	var errs diag.List
 	src = normalize(src)
 	if !bytes.HasPrefix(src, []byte("---\n")) {
 		errs.Add(diag.New(diag.Pos{File: file, Line: 1, Col: 1}, "missing front matter").
 			WithHint("start the file with a line ---, then YAML with id, title and description, then ---"))
-		return nil, nil, errs
+		return nil, frontMatter{}, errs
 	}
 	rest := src[4:]
 	end := bytes.Index(rest, []byte("\n---\n"))
@@ -130,36 +135,47 @@ func parsePage(file, lang, rel string, src []byte, fmc FrontMatterCache) (*Page,
 		fm, body = rest[:len(rest)-3], nil
 	default:
 		errs.Add(diag.New(diag.Pos{File: file, Line: 1, Col: 1}, "front matter is not closed").WithHint("end it with a line ---"))
-		return nil, nil, errs
+		return nil, frontMatter{}, errs
 	}
 	p := &Page{Lang: lang, File: file, Body: body, BodyLine: 3 + bytes.Count(fm, []byte("\n")), Sum: sha256.Sum256(src)}
-	p, errs = fromFrontMatter(p, rel, fm, fmc)
-	return p, fm, errs
+	p, nodes, errs := fromFrontMatter(p, rel, fm, nil, fmc, encode)
+	return p, frontMatter{fm, nodes}, errs
 }
 
 // fromFrontMatter fills p (its file, language, body line and sum set) from
 // its front matter and returns it, or nil when the front matter cannot be
-// read; rel is its path below content/<lang>/.
-func fromFrontMatter(p *Page, rel string, fm []byte, fmc FrontMatterCache) (*Page, diag.List) {
+// read; rel is its path below content/<lang>/. doc, when set, is the front
+// matter's tree (from what an earlier build kept); else it comes from fmc
+// or is parsed. With encode, it also returns the tree as
+// yamlx.EncodeNodes writes it.
+func fromFrontMatter(p *Page, rel string, fm []byte, doc *yaml.Node, fmc FrontMatterCache, encode bool) (*Page, []byte, diag.List) {
 	var errs diag.List
 	file := p.File
-	doc, ok := &yaml.Node{}, false
-	if fmc != nil {
-		doc, ok = fmc.Get(fm)
+	var enc []byte
+	if doc == nil && fmc != nil {
+		if d, ok := fmc.Get(fm); ok {
+			doc = d
+			if encode {
+				enc = yamlx.EncodeNodes(doc)
+			}
+		}
 	}
-	if !ok {
+	if doc == nil {
 		doc = &yaml.Node{}
 		if err := yaml.Unmarshal(fm, doc); err != nil {
 			errs.AddErr(diag.Pos{File: file}, yamlx.SyntaxError(file, fm, err, 1))
-			return nil, errs
+			return nil, nil, errs
+		}
+		if fmc != nil || encode {
+			enc = yamlx.EncodeNodes(doc)
 		}
 		if fmc != nil {
-			fmc.Put(fm, doc)
+			fmc.Put(fm, enc)
 		}
 	}
 	if len(doc.Content) == 0 {
 		errs.Add(diag.New(diag.Pos{File: file, Line: 2, Col: 1}, "front matter is empty").WithHint("it needs at least id, title and description"))
-		return nil, errs
+		return nil, nil, errs
 	}
 	shift(doc, 1)
 	root := doc.Content[0]
@@ -220,7 +236,7 @@ func fromFrontMatter(p *Page, rel string, fm []byte, fmc FrontMatterCache) (*Pag
 	}
 	p.paramsNode = yamlx.Field(root, "params")
 	packStrings(p)
-	return p, errs
+	return p, enc, errs
 }
 
 func given(n *yaml.Node) bool { return n != nil && n.Tag != "!!null" }
