@@ -14,6 +14,7 @@ import (
 	"sitegen/pkg/config"
 	"sitegen/pkg/content"
 	"sitegen/pkg/images"
+	parallelpkg "sitegen/pkg/internal/parallel"
 	"sitegen/pkg/islands"
 	"sitegen/pkg/markdown"
 	"sitegen/pkg/output"
@@ -463,29 +464,7 @@ func (d *Dev) refreshContent(p string, before map[string]*content.SourceFile) []
 }
 
 // parallel runs fn(0..n-1) on GOMAXPROCS workers.
-func parallel(n int, fn func(i int)) {
-	if n == 0 {
-		return
-	}
-	workers := min(n, runtime.GOMAXPROCS(0))
-	next := make(chan int)
-	done := make(chan struct{})
-	for w := 0; w < workers; w++ {
-		go func() {
-			for i := range next {
-				fn(i)
-			}
-			done <- struct{}{}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		next <- i
-	}
-	close(next)
-	for w := 0; w < workers; w++ {
-		<-done
-	}
-}
+func parallel(n int, fn func(i int)) { parallelpkg.For(n, runtime.GOMAXPROCS(0), fn) }
 
 // Site returns the last good build's site (nil before one).
 func (d *Dev) Site() *Site {

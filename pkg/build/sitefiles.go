@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 	"maps"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"sitegen/pkg/assets"
 	"sitegen/pkg/diag"
@@ -79,7 +76,7 @@ func (s *Site) redirectPages(emit func(name string, b []byte)) error {
 	// handed to emit in order.
 	pages := make([][]byte, len(s.Plan.Redirects))
 	errs := make([]error, len(s.Plan.Redirects))
-	parallelFor(len(pages), func(i int) { pages[i], errs[i] = s.redirectPage(s.Plan.Redirects[i]) })
+	parallel(len(pages), func(i int) { pages[i], errs[i] = s.redirectPage(s.Plan.Redirects[i]) })
 	for i, rd := range s.Plan.Redirects {
 		if errs[i] != nil {
 			return errs[i]
@@ -87,23 +84,6 @@ func (s *Site) redirectPages(emit func(name string, b []byte)) error {
 		emit(redirectFile(rd), pages[i])
 	}
 	return nil
-}
-
-// parallelFor calls f(0..n-1) on GOMAXPROCS goroutines and returns when
-// every call has.
-func parallelFor(n int, f func(i int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(n, runtime.GOMAXPROCS(0)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // host is the software that serves the output (site.yaml's host, or

@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	"github.com/zeebo/xxh3"
+
+	parallelpkg "sitegen/pkg/internal/parallel"
 )
 
 // record is what a tree index knows of one entry of a tree: enough to tell,
@@ -213,23 +215,7 @@ func (r record) same(o record) bool {
 // parallel calls f(0..n-1) on a few goroutines: stats and links are system
 // calls that wait on the file system as often as they use a core.
 func parallel(n int, f func(i int)) {
-	workers := min(n, max(4, 2*runtime.GOMAXPROCS(0)))
-	var wg sync.WaitGroup
-	chunk := (n + workers - 1) / max(workers, 1)
-	for w := 0; w < workers; w++ {
-		lo, hi := w*chunk, min(n, (w+1)*chunk)
-		if lo >= hi {
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
+	parallelpkg.For(n, max(4, 2*runtime.GOMAXPROCS(0)), f)
 }
 
 // parents lists every folder holding one of files ("." included).
