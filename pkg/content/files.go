@@ -1,7 +1,6 @@
 package content
 
 import (
-	"hash/crc32"
 	"io/fs"
 	"path"
 	"sort"
@@ -109,9 +108,10 @@ func (f *SourceFile) Parse(fsys fs.FS, opts Options) {
 		var fm frontMatter
 		f.Page, fm, f.Errs = parsePage(f.Path, f.Lang, f.Rel, src, opts.FrontMatter, id != "")
 		if pg := f.Page; pg != nil {
-			if id != "" {
+			if id != "" { // LazyBodies: the body is dropped here, its place kept once
+				pg.dropBody()
 				opts.Pages.Remember(f.Path, id, KnownPage{FrontMatter: fm.text, Nodes: fm.nodes, BodyLine: pg.BodyLine,
-					BodyLen: len(pg.Body), BodyCRC: crc32.Checksum(pg.Body, crcTable), Sum: pg.Sum})
+					BodyLen: pg.lazy.len, BodyCRC: pg.lazy.sum, Sum: pg.Sum})
 			}
 			f.pageDone(opts)
 		}
