@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -290,10 +291,12 @@ func (t *Tree) index(files, dirs, removed []string) (*treeIndex, error) {
 	}
 	recs := make([]record, len(all))
 	errs := make([]error, len(all))
-	parallel(len(all), func(i int) {
-		if n := all[i]; n != "." && stat[i] {
-			recs[i], errs[i] = statRecord(filepath.Join(t.tmp, filepath.FromSlash(n)))
-		}
+	statBelow(t.tmp, func(statRel func(string) (record, error)) {
+		parallel(len(all), func(i int) {
+			if n := all[i]; n != "." && stat[i] {
+				recs[i], errs[i] = statRel(n)
+			}
+		})
 	})
 	x := &treeIndex{input: t.input, report: t.report, sources: t.sources, recs: make(map[string]record, len(all))}
 	for i, n := range all {
@@ -364,7 +367,12 @@ func StatID(name string) (id string, ctime int64) {
 	if err != nil {
 		return "", 0
 	}
-	return fmt.Sprintf("%d %d %d %d", r.size, r.ino, r.mtime, r.ctime), r.ctime
+	b := make([]byte, 0, 64) // "size ino mtime ctime"
+	b = strconv.AppendInt(b, r.size, 10)
+	b = strconv.AppendUint(append(b, ' '), r.ino, 10)
+	b = strconv.AppendInt(append(b, ' '), r.mtime, 10)
+	b = strconv.AppendInt(append(b, ' '), r.ctime, 10)
+	return string(b), r.ctime
 }
 
 // Written is how many files were written; the others were kept from the

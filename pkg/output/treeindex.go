@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"sync"
@@ -192,15 +191,16 @@ func (x *treeIndex) verifyWhere(root string, keep func(record) bool) []string {
 	}
 	var mu sync.Mutex
 	var changed []string
-	parallel(len(names), func(i int) {
-		n := names[i]
-		want := x.recs[n]
-		got, err := statRecord(filepath.Join(root, filepath.FromSlash(n)))
-		if err != nil || !got.same(want) {
-			mu.Lock()
-			changed = append(changed, n)
-			mu.Unlock()
-		}
+	statBelow(root, func(stat func(string) (record, error)) {
+		parallel(len(names), func(i int) {
+			n := names[i]
+			got, err := stat(n)
+			if err != nil || !got.same(x.recs[n]) {
+				mu.Lock()
+				changed = append(changed, n)
+				mu.Unlock()
+			}
+		})
 	})
 	sort.Strings(changed)
 	return changed
