@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"gopkg.in/yaml.v3"
@@ -290,7 +291,21 @@ type fieldInfo struct {
 	required bool
 }
 
+// fieldsOf lists the fields of struct type t a mapping may set. They are
+// worked out once per type (like encoding/json's field cache: a memo of a
+// pure function of the type, never changed once stored); callers only read
+// them.
 func fieldsOf(t reflect.Type) []fieldInfo {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.([]fieldInfo)
+	}
+	f, _ := fieldCache.LoadOrStore(t, structFields(t))
+	return f.([]fieldInfo)
+}
+
+var fieldCache sync.Map // reflect.Type → []fieldInfo
+
+func structFields(t reflect.Type) []fieldInfo {
 	var out []fieldInfo
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
