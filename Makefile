@@ -62,6 +62,7 @@ FUZZ_TARGETS := \
 	./pkg/yamlx:FuzzDecodeNodes \
 	./pkg/content:FuzzParsePage \
 	./pkg/content:FuzzParseData \
+	./pkg/content:FuzzSlugAndIDGrammar \
 	./pkg/config:FuzzParse \
 	./pkg/forms:FuzzValidateForm \
 	./pkg/forms:FuzzValidateJSON \

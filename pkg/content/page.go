@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
-	"regexp"
 	"strings"
+	"unicode"
 
 	"gopkg.in/yaml.v3"
 
@@ -87,10 +87,38 @@ func (a *Alias) DecodeNode(file string, n *yaml.Node) error {
 	return nil
 }
 
-var (
-	slugRE = regexp.MustCompile(`^([\p{Ll}\p{N}][\p{Ll}\p{N}._-]*)(/[\p{Ll}\p{N}][\p{Ll}\p{N}._-]*)*$`)
-	idRE   = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
-)
+// validSlug reports whether s is lower-case path segments joined by "/":
+// each starts with a lower-case letter or a number (Unicode's Ll and N)
+// followed by those, '.', '_' or '-'. No segment is empty, "." or "..", and
+// there is no slash at either end.
+func validSlug(s string) bool {
+	for seg := range strings.SplitSeq(s, "/") {
+		if !validName(seg, func(r rune) bool { return unicode.IsLower(r) || unicode.IsNumber(r) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// validID reports whether s is a page id: a-z or 0-9, then those, '.', '_'
+// or '-'.
+func validID(s string) bool {
+	return validName(s, func(r rune) bool { return 'a' <= r && r <= 'z' || '0' <= r && r <= '9' })
+}
+
+// validName reports whether s is a rune first accepts followed by runes
+// first accepts or '.', '_', '-'.
+func validName(s string, first func(rune) bool) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !first(r) && (i == 0 || r != '.' && r != '_' && r != '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // ParsePage parses a Markdown file with YAML front matter. file is the path
 // used in diagnostics; rel is the path below content/<lang>/ (for the default
@@ -188,7 +216,7 @@ func fromFrontMatter(p *Page, rel string, fm []byte, doc *yaml.Node, fmc FrontMa
 	if p.LayoutPos.Line == 0 {
 		p.LayoutPos = p.Pos
 	}
-	if p.ID != "" && !idRE.MatchString(p.ID) {
+	if p.ID != "" && !validID(p.ID) {
 		errs.Add(diag.New(p.Pos, "page id %q may hold only a-z, 0-9, '.', '_' and '-'", p.ID))
 	}
 	if p.Slug == nil {
@@ -205,8 +233,8 @@ func fromFrontMatter(p *Page, rel string, fm []byte, doc *yaml.Node, fmc FrontMa
 			errs.Add(diag.New(p.SlugPos, "the file name gives the page the path %q, which %v", s, err).
 				WithHint("rename the file or set slug: in the front matter"))
 		}
-	} else if *p.Slug != "" && !slugRE.MatchString(*p.Slug) {
-		// One error per slug: slugRE admits only clean paths (no empty,
+	} else if *p.Slug != "" && !validSlug(*p.Slug) {
+		// One error per slug: validSlug admits only clean paths (no empty,
 		// "." or ".." segment, no slash at either end).
 		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "slug")), "slug %q must be lower-case path segments without leading or trailing slash", *p.Slug).
 			WithHint("like rozwiazania/sprzedaz"))
