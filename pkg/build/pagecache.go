@@ -3,8 +3,8 @@ package build
 import (
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
 	"sort"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -71,7 +71,8 @@ type pageEntry struct {
 type traceItem struct{ Dep, Digest string }
 
 func (c *pageCache) key(e *route.Entry) cache.Key {
-	flags := fmt.Sprintf("root=%t fallback=%t error=%t notfound=%t", e.Root, e.Fallback, e.Error, e.NotFound)
+	flags := "root=" + strconv.FormatBool(e.Root) + " fallback=" + strconv.FormatBool(e.Fallback) +
+		" error=" + strconv.FormatBool(e.Error) + " notfound=" + strconv.FormatBool(e.NotFound)
 	own, _ := c.r.TraceDigest(render.DepFile(e.Page.File))
 	return cache.NewKey(c.salt, []byte("page-9"), []byte(e.Lang), []byte(e.ID), []byte(e.URL), []byte(flags), []byte(own))
 }
@@ -276,5 +277,11 @@ func (pe *pageEntry) decode(b []byte) bool {
 	if pe.Main[0]+pe.Main[1] > pe.Sums.HTMLLen { // <main> outside the HTML
 		return false
 	}
-	return json.Unmarshal(pics, &pe.Pictures) == nil && json.Unmarshal(mainIslands, &pe.MainIslands) == nil
+	return unmarshalOrNull(pics, &pe.Pictures) && unmarshalOrNull(mainIslands, &pe.MainIslands)
+}
+
+// unmarshalOrNull decodes the JSON b into v; "null" (most pages' pictures
+// and islands) leaves v as it is without a decoder's cost.
+func unmarshalOrNull(b []byte, v any) bool {
+	return string(b) == "null" || json.Unmarshal(b, v) == nil
 }
