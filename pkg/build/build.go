@@ -164,24 +164,24 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	// when nothing changed, and only the files that changed are written
 	// otherwise (output.BeginOptions.Reuse).
 	reuse := opts.CacheDir != "" && !opts.PrivateOut
+	if reuse && opts.Date == "" { // one day for the digest and the render
+		opts.Date = time.Now().Format("2006-01-02")
+	}
+	// The site loads while the last build's index is read, the digest is
+	// made and the output is readied (checked, locked, its spare
+	// verified): jobs that wait on the file system as much as on a core.
+	loadCtx, stopLoad := context.WithCancel(ctx)
+	defer stopLoad()
+	loaded := make(chan loadResult, 1)
+	go func() { loaded <- loadSite(loadCtx, opts) }()
 	digestDone := make(chan digest, 1)
 	var last *output.Last
 	if reuse {
-		if opts.Date == "" { // one day for the digest and the render
-			opts.Date = time.Now().Format("2006-01-02")
-		}
 		last = output.ReadLast(opts.Out)
 		if last != nil { // made now: it tells whether there is anything to do
 			go func() { digestDone <- makeDigest(ctx, opts, last.Notes(), nil, start) }()
 		}
 	}
-	// The site loads while the digest is made and the output is readied
-	// (checked, locked, its spare verified): jobs that wait on the file
-	// system as much as on a core.
-	loadCtx, stopLoad := context.WithCancel(ctx)
-	defer stopLoad()
-	loaded := make(chan loadResult, 1)
-	go func() { loaded <- loadSite(loadCtx, opts) }()
 	if last != nil && opts.AfterWrite == nil { // an output that may be current: wait for the digest
 		d := <-digestDone
 		digestDone <- d
