@@ -77,6 +77,7 @@ type loc struct {
 	seg      int
 	off, len int64
 	sum      uint32
+	slot     int // its bit in Store.used
 }
 
 // Store is a cache folder open for one build. A nil *Store caches nothing.
@@ -90,7 +91,7 @@ type Store struct {
 	size  int64 // bytes of the segments read by Open
 	stale bool  // Open met a segment it cannot read (damaged, or another format)
 	index map[Key]loc
-	used  sync.Map // Key -> struct{}: entries this build read
+	used  []atomic.Uint64 // a bit per entry of index (loc.slot): read by this build
 
 	mu    sync.Mutex
 	out   *os.File
@@ -141,13 +142,18 @@ func Open(dir string) (*Store, error) {
 			continue
 		}
 		for _, e := range entries {
-			s.index[e.key] = loc{seg: len(s.segs), off: e.off, len: e.len, sum: e.sum}
+			slot := len(s.index)
+			if l, ok := s.index[e.key]; ok {
+				slot = l.slot
+			}
+			s.index[e.key] = loc{seg: len(s.segs), off: e.off, len: e.len, sum: e.sum, slot: slot}
 		}
 		if st, err := f.Stat(); err == nil {
 			s.size += st.Size()
 		}
 		s.segs = append(s.segs, f)
 	}
+	s.used = make([]atomic.Uint64, (len(s.index)+63)/64)
 	return s, nil
 }
 
@@ -216,7 +222,7 @@ func (s *Store) Get(k Key) ([]byte, bool) {
 		return nil, false
 	}
 	s.hits.Add(1)
-	s.used.Store(k, struct{}{})
+	s.used[l.slot/64].Or(1 << (l.slot % 64))
 	return b, true
 }
 
@@ -416,10 +422,11 @@ func (s *Store) merge(added []indexEntry, full bool) error {
 	for _, e := range added {
 		recent[e.key] = true
 	}
-	s.used.Range(func(k, _ any) bool {
-		recent[k.(Key)] = true
-		return true
-	})
+	for k, l := range s.index {
+		if s.used[l.slot/64].Load()&(1<<(l.slot%64)) != 0 {
+			recent[k] = true
+		}
+	}
 	out, err := createTemp(s.dir, ".merge-*")
 	if err != nil {
 		return err
