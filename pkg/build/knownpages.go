@@ -3,6 +3,7 @@ package build
 import (
 	"encoding/binary"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"sitegen/pkg/cache"
@@ -23,9 +24,13 @@ type knownPages struct {
 	root  string
 	began int64 // Unix nanoseconds
 	salt  []byte
+	stats *statIDs // the input digest's lstats, once it has made them; nil: none
 }
 
-func newKnownPages(store *cache.Store, root string, began time.Time) *knownPages {
+// newKnownPages is knownPages over store for the site at root, for a load
+// that began at began; stats, when the input digest is made meanwhile,
+// gives its lstats of the page files.
+func newKnownPages(store *cache.Store, root string, began time.Time, stats *statIDs) *knownPages {
 	if store == nil {
 		return nil
 	}
@@ -33,11 +38,14 @@ func newKnownPages(store *cache.Store, root string, began time.Time) *knownPages
 	if err != nil {
 		return nil
 	}
-	return &knownPages{store: store, root: abs, began: began.UnixNano(), salt: []byte("page-file-2 sitegen " + Version + " " + abs)}
+	return &knownPages{store: store, root: abs, began: began.UnixNano(), salt: []byte("page-file-2 sitegen " + Version + " " + abs), stats: stats}
 }
 
 func (k *knownPages) Identity(path string) string {
-	id, ctime := output.StatID(filepath.Join(k.root, filepath.FromSlash(path)))
+	id, ctime, ok := k.stats.of(path)
+	if !ok {
+		id, ctime = output.StatID(filepath.Join(k.root, filepath.FromSlash(path)))
+	}
 	if id == "" || ctime >= k.began-2e9 {
 		return ""
 	}
@@ -94,4 +102,38 @@ func decodeKnownPage(b []byte) (content.KnownPage, bool) {
 	p.BodyLine, p.BodyLen, p.BodyCRC = n[0], n[1], uint32(n[2])
 	p.FrontMatter, p.Nodes = b[:n[3]], b[n[3]:]
 	return p, true
+}
+
+// statIDs are the lstats (output.StatID) the input digest made of the
+// site's files, by path below the site, once it has made them. A page file
+// it names is not lstat'ed again: the bytes the load takes from the cache
+// are then those the digest describes, even if the file changes meanwhile.
+type statIDs struct {
+	m atomic.Pointer[map[string]statID]
+}
+
+type statID struct {
+	id    string
+	ctime int64 // Unix nanoseconds
+}
+
+// publish makes m the digest's lstats.
+func (s *statIDs) publish(m map[string]statID) {
+	if s != nil {
+		s.m.Store(&m)
+	}
+}
+
+// of returns the digest's lstat of path, if it has made them and path was
+// among its files.
+func (s *statIDs) of(path string) (id string, ctime int64, ok bool) {
+	if s == nil {
+		return "", 0, false
+	}
+	m := s.m.Load()
+	if m == nil {
+		return "", 0, false
+	}
+	st, ok := (*m)[path]
+	return st.id, st.ctime, ok
 }

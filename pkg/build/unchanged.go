@@ -51,6 +51,7 @@ func inputDigest(ctx context.Context, opts Options, prev []byte, read map[string
 	known, knownAt := decodeNotes(prev)
 	type entry struct {
 		rel, id string
+		ctime   int64
 		mode    fs.FileMode
 		sum     [32]byte
 	}
@@ -89,6 +90,7 @@ func inputDigest(ctx context.Context, opts Options, prev []byte, read map[string
 				}
 				p := filepath.Join(root, filepath.FromSlash(e.rel))
 				id, ctime := output.StatID(p)
+				e.ctime = ctime
 				if k, ok := known[e.rel]; ok && id != "" && k.id == id && ctime < knownAt-2e9 {
 					e.id, e.sum = id, k.sum
 					continue
@@ -122,6 +124,13 @@ func inputDigest(ctx context.Context, opts Options, prev []byte, read map[string
 	if err := ctx.Err(); err != nil {
 		return "", nil, err
 	}
+	stats := make(map[string]statID, len(entries))
+	for _, e := range entries {
+		if e.mode.IsRegular() {
+			stats[e.rel] = statID{e.id, e.ctime}
+		}
+	}
+	opts.statIDs.publish(stats)
 	h := sha256.New()
 	fmt.Fprintf(h, "sitegen %s\nexe %s\ndate %s\nbase %q\nhost %q\ndrafts %t\nminify %t\n",
 		Version, executableID(), opts.Date, opts.BaseURL, opts.Host, opts.Drafts, opts.Minify)
