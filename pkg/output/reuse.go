@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // A build that reuses (BeginOptions.Reuse: sitegen build with a cache
@@ -199,10 +200,17 @@ func (t *Tree) reusable(rel string, size int, sum [16]byte) bool {
 // there is unlinked, not written over.
 func replaceEntry(p string) error {
 	err := os.Remove(p)
-	if err == nil || errors.Is(err, fs.ErrNotExist) {
+	if err == nil || gone(err) {
 		return nil
 	}
 	return os.RemoveAll(p) // a folder where the file goes
+}
+
+// gone reports whether err says an entry is not there: missing, or below
+// a folder that is now a file (a file written where the spare had a
+// folder took the folder's entries with it).
+func gone(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
 
 // ensureDir makes p a folder when the spare has a file there.
@@ -220,21 +228,15 @@ func ensureDir(p string) error {
 }
 
 // pruneSpare removes from the spare every file and folder of its old index
-// that the new tree does not have, and returns them.
-func (t *Tree) pruneSpare(files, dirs []string) ([]string, error) {
+// that the new tree does not have (its files are those written or kept,
+// dirs its folders), and returns them.
+func (t *Tree) pruneSpare(dirs map[string]bool) ([]string, error) {
 	if t.reuse == nil {
 		return nil, nil
 	}
-	want := make(map[string]bool, len(files)+len(dirs))
-	for _, n := range files {
-		want[n] = true
-	}
-	for _, d := range dirs {
-		want[d] = true
-	}
 	var staleDirs, removed []string
 	for n, r := range t.reuse.recs {
-		if want[n] {
+		if _, written := t.written[n]; written || t.kept[n] || dirs[n] {
 			continue
 		}
 		removed = append(removed, n)
@@ -252,7 +254,7 @@ func (t *Tree) pruneSpare(files, dirs []string) ([]string, error) {
 	})
 	for _, d := range staleDirs {
 		p := filepath.Join(t.tmp, filepath.FromSlash(d))
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := os.Remove(p); err != nil && !gone(err) {
 			if err := os.RemoveAll(p); err != nil {
 				return nil, err
 			}
@@ -261,62 +263,60 @@ func (t *Tree) pruneSpare(files, dirs []string) ([]string, error) {
 	return removed, nil
 }
 
-// index returns the index of the finished tree (files and dirs, before it
-// is swapped: the root is recorded after). What this build wrote, made or
-// removed, and the folders that hold it, are stated; the files kept from
-// the spare and the folders it left alone are as the spare's index,
-// checked when the build began, says.
-func (t *Tree) index(files, dirs, removed []string) (*treeIndex, error) {
-	all := append(append([]string{}, files...), dirs...)
-	stat := make([]bool, len(all))
-	changed := map[string]bool{} // folders whose entries changed
-	for _, n := range removed {
-		changed[path.Dir(n)] = true
-	}
-	for i, n := range all {
-		switch {
-		case i < len(files): // recorded as written, or kept as the spare's index says
-			if !t.kept[n] {
-				changed[path.Dir(n)] = true
+// index returns the index of the finished tree, whose folders are dirs
+// (before it is swapped: the root is recorded after). A tree staged anew
+// states every folder. A tree staged in the spare takes the spare's index,
+// checked when the build began, and changes it where the build did: the
+// files it wrote or removed, the folders it made, and the folders whose
+// entries changed are stated again; the rest (on a small edit, nearly
+// every entry) is as the spare's index says.
+func (t *Tree) index(dirs map[string]bool, removed []string) (*treeIndex, error) {
+	var x *treeIndex
+	stat := map[string]bool{} // the folders to state
+	if t.reuse == nil {
+		x = &treeIndex{recs: make(map[string]record, len(t.written)+len(dirs))}
+		for d := range dirs {
+			stat[d] = true
+		}
+	} else {
+		x, t.reuse = t.reuse, nil // the spare's index, changed in place: it is not read again
+		for _, n := range removed {
+			delete(x.recs, n)
+			stat[path.Dir(n)] = true
+		}
+		for n := range t.written {
+			stat[path.Dir(n)] = true
+			// A folder the spare did not have as a folder is new, and so
+			// is its parent's entry for it.
+			for d := path.Dir(n); d != "."; d = path.Dir(d) {
+				if r, ok := x.recs[d]; ok && r.dir {
+					break
+				}
+				stat[d], stat[path.Dir(d)] = true, true
 			}
-		case t.reuse == nil || !t.reuse.recs[n].dir:
-			stat[i] = true
-			changed[path.Dir(n)] = true
 		}
 	}
-	for i, n := range all {
-		if i >= len(files) && changed[n] {
-			stat[i] = true
+	for n, r := range t.written {
+		x.recs[n] = r
+	}
+	names := make([]string, 0, len(stat))
+	for d := range stat {
+		if d != "." && dirs[d] { // the root is stated once swapped; a folder removed is gone
+			names = append(names, d)
 		}
 	}
-	recs := make([]record, len(all))
-	errs := make([]error, len(all))
+	recs := make([]record, len(names))
+	errs := make([]error, len(names))
 	statBelow(t.tmp, func(statRel func(string) (record, error)) {
-		parallel(len(all), func(i int) {
-			if n := all[i]; n != "." && stat[i] {
-				recs[i], errs[i] = statRel(n)
-			}
-		})
+		parallel(len(names), func(i int) { recs[i], errs[i] = statRel(names[i]) })
 	})
-	x := &treeIndex{input: t.input, report: t.report, sources: t.sources, recs: make(map[string]record, len(all))}
-	for i, n := range all {
+	for i, n := range names {
 		if errs[i] != nil {
 			return nil, fmt.Errorf("index the new output: %w", errs[i])
 		}
-		r := recs[i]
-		switch {
-		case i < len(files) && t.kept[n]:
-			r = t.reuse.recs[n]
-		case i < len(files):
-			r = t.written[n]
-		case !stat[i]:
-			r = t.reuse.recs[n]
-		}
-		if i < len(files) {
-			r.sum = t.sums[n]
-		}
-		x.recs[n] = r
+		x.recs[n] = recs[i]
 	}
+	x.input, x.report, x.sources = t.input, t.report, t.sources
 	return x, nil
 }
 

@@ -99,16 +99,14 @@ type Tree struct {
 	// A tree that reuses (BeginOptions.Reuse; see keepPrefix): keep is
 	// the keep folder; reuse the index of the spare the tree is staged in
 	// (nil: a new folder); prevLive the index of the tree at final, which
-	// becomes the spare; sums the digests of the files written or kept
-	// (guarded by mu), kept those left as the spare held them, written
-	// the others; input and
-	// report what Record gave.
+	// becomes the spare; kept the files left as the spare held them,
+	// written the others (both guarded by mu); input and report what
+	// Record gave.
 	keep     string
 	reuse    *treeIndex
 	prevLive *treeIndex
-	sums     map[string][16]byte
 	kept     map[string]bool
-	written  map[string]record // the files written, as written
+	written  map[string]record // the files written, as written (with their Sum)
 	input    string
 	report   []byte
 	sources  []byte
@@ -199,7 +197,6 @@ func (t *Tree) startIndex(spare *treeIndex, last *Last) {
 	t.keep = keepDir(t.final)
 	t.reuse = spare
 	t.prevLive = liveIndexOf(t.final, last)
-	t.sums = map[string][16]byte{}
 	t.kept = map[string]bool{}
 	t.written = map[string]record{}
 }
@@ -371,7 +368,6 @@ func (t *Tree) Keep(rel string, size int, sum [16]byte) bool {
 	if t.aborted {
 		return false
 	}
-	t.sums[rel] = sum
 	t.kept[rel] = true
 	t.added(rel, size)
 	return true
@@ -463,8 +459,8 @@ func (t *Tree) put(rel string, data []byte, known *[16]byte) error {
 			return err
 		}
 	}
+	r.sum = sum
 	t.mu.Lock()
-	t.sums[rel] = sum
 	if keep {
 		t.kept[rel] = true
 	} else {
@@ -576,11 +572,10 @@ func (t *Tree) Commit() error {
 	}
 	var idx *treeIndex
 	if t.keep != "" {
-		files := append(names, ManifestName)
-		dirs := parents(files)
-		removed, err := t.pruneSpare(files, dirs)
+		dirs := parents(names, ManifestName)
+		removed, err := t.pruneSpare(dirs)
 		if err == nil {
-			idx, err = t.index(files, dirs, removed)
+			idx, err = t.index(dirs, removed)
 		}
 		if err != nil {
 			t.Abort()

@@ -218,18 +218,16 @@ func parallel(n int, f func(i int)) {
 	parallelpkg.For(n, max(4, 2*runtime.GOMAXPROCS(0)), f)
 }
 
-// parents lists every folder holding one of files ("." included).
-func parents(files []string) []string {
+// parents is the set of folders holding one of files or more ("."
+// included).
+func parents(files []string, more ...string) map[string]bool {
 	seen := map[string]bool{".": true}
-	for _, f := range files {
-		for d := path.Dir(f); d != "." && !seen[d]; d = path.Dir(d) {
-			seen[d] = true
+	for _, list := range [][]string{files, more} {
+		for _, f := range list {
+			for d := path.Dir(f); d != "." && !seen[d]; d = path.Dir(d) {
+				seen[d] = true
+			}
 		}
 	}
-	out := make([]string, 0, len(seen))
-	for d := range seen {
-		out = append(out, d)
-	}
-	sort.Strings(out)
-	return out
+	return seen
 }
