@@ -236,7 +236,7 @@ func (t *Tree) pruneSpare(dirs map[string]bool) ([]string, error) {
 	}
 	var staleDirs, removed []string
 	for n, r := range t.reuse.recs {
-		if _, written := t.written[n]; written || t.kept[n] || dirs[n] {
+		if _, written := t.written[n]; written || t.kept[n] || dirs[n] || n == ManifestName { // the manifest is written after
 			continue
 		}
 		removed = append(removed, n)

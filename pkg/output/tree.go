@@ -9,6 +9,7 @@ package output
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -560,24 +562,39 @@ func (t *Tree) Commit() error {
 		rest = rest[i+1:]
 	}
 	t.names = nil
-	sort.Strings(names)
-	m, err := json.MarshalIndent(Manifest{Generator: Generator, Version: t.version, Files: names}, "", "  ")
-	if err != nil {
+	// The manifest is made while the spare is pruned (it lists the files
+	// sorted: a copy of the names is).
+	type manifest struct {
+		b   []byte
+		err error
+	}
+	made := make(chan manifest, 1)
+	go func() {
+		sorted := slices.Clone(names)
+		sort.Strings(sorted)
+		m, err := json.MarshalIndent(Manifest{Generator: Generator, Version: t.version, Files: sorted}, "", "  ")
+		made <- manifest{append(m, '\n'), err}
+	}()
+	var dirs map[string]bool
+	var removed []string
+	var pruneErr error
+	if t.keep != "" {
+		dirs = parents(names, ManifestName)
+		removed, pruneErr = t.pruneSpare(dirs)
+	}
+	m := <-made
+	if err := cmp.Or(m.err, pruneErr); err != nil {
 		t.Abort()
 		return err
 	}
-	if err := t.put(ManifestName, append(m, '\n'), nil); err != nil {
+	if err := t.put(ManifestName, m.b, nil); err != nil {
 		t.Abort()
 		return fmt.Errorf("write the output manifest: %w", err)
 	}
 	var idx *treeIndex
 	if t.keep != "" {
-		dirs := parents(names, ManifestName)
-		removed, err := t.pruneSpare(dirs)
-		if err == nil {
-			idx, err = t.index(dirs, removed)
-		}
-		if err != nil {
+		var err error
+		if idx, err = t.index(dirs, removed); err != nil {
 			t.Abort()
 			return err
 		}
