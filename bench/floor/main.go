@@ -13,6 +13,13 @@
 // page, about the size of sitegen's). That floor is what any generator
 // keeping the contract pays at least.
 //
+// With -library (and -contract), each page is also made as the peers make
+// it with the libraries sitegen's design names: its front matter decoded by
+// yaml.v3 into a struct, and the page laid out by an html/template like the
+// harness's (head, navigation, the article, the locale's cards from
+// data/cards.yaml, parsed once): what a generator built on goldmark, yaml.v3
+// and html/template pays at least, without a cache, links, or checks.
+//
 //	go run ./bench/floor -src /dev/shm/ssgbench/peers/sitegen/content -out /dev/shm/floor
 package main
 
@@ -39,6 +46,7 @@ func main() {
 	src := flag.String("src", "", "content folder (holds one folder per locale)")
 	out := flag.String("out", "", "output folder (must not exist)")
 	contract := flag.Bool("contract", false, "also write each page's page data (/page-data/<lang>/<name>/page-data.json)")
+	library := flag.Bool("library", false, "also decode the front matter (yaml.v3) and lay the page out (html/template)")
 	flag.Parse()
 	if *src == "" || *out == "" {
 		fmt.Fprintln(os.Stderr, "usage: floor -src CONTENT -out DIR")
@@ -61,6 +69,13 @@ func main() {
 		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
 		goldmark.WithRendererOptions(html.WithUnsafe()),
 	)
+	var lay *layout
+	if *library {
+		if lay, err = newLayout(*src); err != nil {
+			fmt.Fprintln(os.Stderr, "floor:", err)
+			os.Exit(1)
+		}
+	}
 	next := make(chan string)
 	errs := make(chan error, 1)
 	var wg sync.WaitGroup
@@ -74,7 +89,7 @@ func main() {
 				data = new(bytes.Buffer)
 			}
 			for f := range next {
-				if err := convert(md, f, *out, &buf, data); err != nil {
+				if err := convert(md, lay, f, *out, &buf, data); err != nil {
 					select {
 					case errs <- err:
 					default:
@@ -100,16 +115,18 @@ func main() {
 	fmt.Printf("floor: %d pages in %.2f s wall, %.2f s CPU\n", len(files), time.Since(start).Seconds(), cpu.Seconds())
 }
 
-// convert writes the page of one Markdown file (its front matter skipped)
-// and, when data is not nil, its page data.
-func convert(md goldmark.Markdown, file, out string, buf, data *bytes.Buffer) error {
+// convert writes the page of one Markdown file (its front matter skipped,
+// or decoded and the page laid out when lay is set) and, when data is not
+// nil, its page data.
+func convert(md goldmark.Markdown, lay *layout, file, out string, buf, data *bytes.Buffer) error {
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return err
 	}
+	var front []byte
 	if rest, ok := bytes.CutPrefix(b, []byte("---\n")); ok {
 		if i := bytes.Index(rest, []byte("\n---\n")); i >= 0 {
-			b = rest[i+5:]
+			front, b = rest[:i+1], rest[i+5:]
 		}
 	}
 	buf.Reset()
@@ -117,6 +134,11 @@ func convert(md goldmark.Markdown, file, out string, buf, data *bytes.Buffer) er
 		return fmt.Errorf("%s: %w", file, err)
 	}
 	lang := filepath.Base(filepath.Dir(file))
+	if lay != nil {
+		if err := lay.page(buf, lang, front); err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+	}
 	dir := filepath.Join(out, lang, strings.TrimSuffix(filepath.Base(file), ".md"))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
