@@ -18,6 +18,7 @@ import (
 	"image/draw"
 	_ "image/jpeg" // decoders
 	_ "image/png"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -182,6 +183,11 @@ func New(c Config) *Processor {
 	maxPixels := c.MaxPixels
 	if maxPixels <= 0 {
 		maxPixels = DefaultMaxPixels
+	}
+	for _, e := range enc.Modern {
+		if l, ok := e.(interface{ limitPixels(int) }); ok {
+			l.limitPixels(maxPixels)
+		}
 	}
 	return &Processor{fsys: c.FS, dirs: c.Dirs, cacheDir: c.CacheDir, enc: enc, maxPixels: maxPixels,
 		sources: map[string]*source{}, jobs: map[string]*job{}}
@@ -467,6 +473,7 @@ func (p *Processor) Run(ctx context.Context, workers int) ([]File, error) {
 		}
 	}
 	p.mu.Unlock()
+	defer p.holdEncoders()()
 	sort.Slice(todo, func(i, j int) bool { return todo[i].file < todo[j].file })
 	var (
 		mu    sync.Mutex
@@ -500,12 +507,11 @@ feed:
 	}
 	close(next)
 	// Stopped (Ctrl+C), Run returns at once: a worker in the middle of a
-	// step (a decode, a resize, an AVIF encode can take seconds) ends it
-	// and drops its variant, unseen.
+	// step (a decode, a resize) ends it and drops its variant, unseen; an
+	// AVIF encode is given up, and its process killed.
 	if err := ctxwait.Wait(ctx, &wg); err != nil {
 		return nil, err
 	}
-	p.releaseEncoders()
 	mu.Lock()
 	defer mu.Unlock()
 	if len(errs) > 0 {
@@ -524,12 +530,18 @@ feed:
 // (cmd/sitegen), so the encodes still use every core.
 func EncodeWorkers() int { return max(1, runtime.GOMAXPROCS(0)-1) }
 
-// releaseEncoders gives back what the encoders kept between encodes (the
-// AVIF encoder's instances), once no more are coming.
-func (p *Processor) releaseEncoders() {
+// holdEncoders keeps what the encoders keep between encodes (the AVIF
+// encoder's process) until the returned func is called.
+func (p *Processor) holdEncoders() func() {
+	var releases []func()
 	for _, e := range p.enc.Modern {
-		if r, ok := e.(interface{ release() }); ok {
-			r.release()
+		if h, ok := e.(interface{ hold() func() }); ok {
+			releases = append(releases, h.hold())
+		}
+	}
+	return func() {
+		for _, r := range releases {
+			r()
 		}
 	}
 }
@@ -598,7 +610,7 @@ func (p *Processor) make(ctx context.Context, j *job, decoded *image.Image, scal
 		}
 	}
 	var buf bytes.Buffer
-	if err := j.enc.Encode(&buf, dst, j.q); err != nil {
+	if err := encode(ctx, j.enc, &buf, dst, j.q); err != nil {
 		return nil, fmt.Errorf("image %s: encoding %s at %d px: %v", s.file, j.enc.Format(), j.w, err)
 	}
 	p.processed.Add(1)
@@ -606,6 +618,16 @@ func (p *Processor) make(ctx context.Context, j *job, decoded *image.Image, scal
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// encode encodes m with e, stopping with ctx if e can.
+func encode(ctx context.Context, e Encoder, w io.Writer, m image.Image, q int) error {
+	if ce, ok := e.(interface {
+		EncodeContext(context.Context, io.Writer, image.Image, int) error
+	}); ok {
+		return ce.EncodeContext(ctx, w, m, q)
+	}
+	return e.Encode(w, m, q)
 }
 
 func (p *Processor) cachePath(j *job) string {

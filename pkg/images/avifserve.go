@@ -1,0 +1,91 @@
+package images
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"image"
+	"io"
+	"os"
+	"strconv"
+	"sync"
+)
+
+// The environment of the AVIF encoder process: avifChildEnv makes a
+// program linking this package serve encodes (serveAVIF) instead of doing
+// what it does; the others are its bounds, set by the build.
+const (
+	avifChildEnv     = "SITEGEN_AVIF_ENCODER"
+	avifMaxPixelsEnv = "SITEGEN_AVIF_ENCODER_MAX_PIXELS"
+	avifWorkersEnv   = "SITEGEN_AVIF_ENCODER_WORKERS"
+)
+
+// init turns the process into the AVIF encoder when the build started it
+// so (avifproc.go: sitegen, or a test binary, run again), before any
+// other work of the program: in main it would need a hook in every
+// program and test binary that builds images.
+func init() {
+	if os.Getenv(avifChildEnv) != "1" {
+		return
+	}
+	maxPixels, err1 := strconv.Atoi(os.Getenv(avifMaxPixelsEnv))
+	workers, err2 := strconv.Atoi(os.Getenv(avifWorkersEnv))
+	if err := errors.Join(err1, err2); err != nil || maxPixels < 1 || workers < 1 {
+		fmt.Fprintf(os.Stderr, "AVIF encoder process: bad %s or %s: %v\n", avifMaxPixelsEnv, avifWorkersEnv, err)
+		os.Exit(2)
+	}
+	out := os.Stdout
+	os.Stdout = os.Stderr // nothing else may write into the replies
+	if err := serveAVIF(os.Stdin, out, maxPixels, workers); err != nil {
+		fmt.Fprintf(os.Stderr, "AVIF encoder process: %v\n", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// serveAVIF encodes the requests read from in, up to workers at once, each
+// worker with its own instance of the encoder kept between its encodes
+// (the module is compiled once), and writes the replies to out in the
+// order they are done. It returns nil at the end of in; a request it
+// cannot read (bad sizes, cut short) ends it with an error, as a write
+// that fails does.
+func serveAVIF(in io.Reader, out io.Writer, maxPixels, workers int) error {
+	r := bufio.NewReaderSize(in, 1<<16)
+	var (
+		wmu      sync.Mutex
+		writeErr error
+		wg       sync.WaitGroup
+	)
+	instances := new(avifInstances)
+	defer instances.release()
+	reqs := make(chan avifRequest)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for req := range reqs {
+				m := &image.RGBA{Pix: req.pix, Stride: 4 * int(req.w), Rect: image.Rect(0, 0, int(req.w), int(req.h))}
+				b, err := instances.encode(m, int(req.quality), int(req.speed))
+				wmu.Lock()
+				if writeErr == nil {
+					writeErr = writeAVIFReply(out, req.id, b, err)
+				}
+				wmu.Unlock()
+			}
+		}()
+	}
+	var readErr error
+	for {
+		req, err := readAVIFRequest(r, maxPixels)
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				readErr = fmt.Errorf("reading a request: %w", err)
+			}
+			break
+		}
+		reqs <- req
+	}
+	close(reqs)
+	wg.Wait()
+	return errors.Join(readErr, writeErr)
+}
