@@ -65,7 +65,7 @@ func TestCollectionDuringEncode(t *testing.T) {
 	large := decode(t, photo(t, 500, 500))
 	done := make(chan error, 1)
 	go func() { done <- e.Encode(new(bytes.Buffer), large, 50) }()
-	encoding(t, e)
+	time.Sleep(300 * time.Millisecond) // into the encode, which takes seconds
 	runtime.GC()
 	select {
 	case err := <-done:
