@@ -7,6 +7,7 @@ import (
 	"image"
 	"io"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"sync"
 )
@@ -19,6 +20,12 @@ const (
 	avifMaxPixelsEnv = "SITEGEN_AVIF_ENCODER_MAX_PIXELS"
 	avifWorkersEnv   = "SITEGEN_AVIF_ENCODER_WORKERS"
 )
+
+// avifChildGCPercent is the encoder process's GOGC: its live heap is the
+// encoder's instances (up to 120 MB each), its garbage the pixels and
+// replies and the memories an instance outgrew, and a collection costs it
+// little (the memories hold no pointers).
+const avifChildGCPercent = 20
 
 // init turns the process into the AVIF encoder when the build started it
 // so (avifproc.go: sitegen, or a test binary, run again), before any
@@ -33,6 +40,9 @@ func init() {
 	if err := errors.Join(err1, err2); err != nil || maxPixels < 1 || workers < 1 {
 		fmt.Fprintf(os.Stderr, "AVIF encoder process: bad %s or %s: %v\n", avifMaxPixelsEnv, avifWorkersEnv, err)
 		os.Exit(2)
+	}
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(avifChildGCPercent)
 	}
 	out := os.Stdout
 	os.Stdout = os.Stderr // nothing else may write into the replies

@@ -521,14 +521,11 @@ feed:
 	return files, nil
 }
 
-// EncodeWorkers is how many sources Run works on at once: one fewer than
-// GOMAXPROCS (at least one). An AVIF encode runs WebAssembly (wazero),
-// which Go can neither stop nor preempt until it calls back into Go (to
-// grow its memory): with an encode on every P, the goroutines that answer
-// Ctrl+C, remove the temporary tree and exit waited for one, seconds on a
-// loaded machine. sitegen runs with one P more than there are cores
-// (cmd/sitegen), so the encodes still use every core.
-func EncodeWorkers() int { return max(1, runtime.GOMAXPROCS(0)-1) }
+// EncodeWorkers is how many sources Run works on at once: GOMAXPROCS. A
+// worker decodes, resizes and encodes JPEG and PNG in this process, code
+// Go preempts, and waits for its AVIF encodes, which run in the encoder
+// process (avifproc.go), on a pipe.
+func EncodeWorkers() int { return max(1, runtime.GOMAXPROCS(0)) }
 
 // holdEncoders keeps what the encoders keep between encodes (the AVIF
 // encoder's process) until the returned func is called.
