@@ -110,7 +110,9 @@ func (p *avifProcess) newCommand() *exec.Cmd {
 			exe = os.Args[0]
 		}
 	}
-	return exec.Command(exe)
+	cmd := exec.Command(exe)
+	cmd.Args = []string{os.Args[0], "(AVIF encoder)"} // how ps shows it; the program reads its environment
+	return cmd
 }
 
 // avifChild is one encoder process: requests are written to its stdin, a
