@@ -68,14 +68,14 @@ func (p *avifProcess) encode(ctx context.Context, m *image.RGBA, quality, speed 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	w, h := m.Rect.Dx(), m.Rect.Dy()
-	if w < 1 || h < 1 || w*h > p.maxPixels || m.Stride != 4*w {
-		return nil, fmt.Errorf("AVIF encoder: %d×%d pixels (stride %d), outside 1-%d", w, h, m.Stride, p.maxPixels)
-	}
 	defer p.hold()()
 	c, err := p.running()
 	if err != nil {
 		return nil, err
+	}
+	w, h := m.Rect.Dx(), m.Rect.Dy()
+	if w < 1 || h < 1 || w*h > c.maxPixels || m.Stride != 4*w {
+		return nil, fmt.Errorf("AVIF encoder: %d×%d pixels (stride %d), outside 1-%d", w, h, m.Stride, c.maxPixels)
 	}
 	return c.call(ctx, avifRequest{w: uint32(w), h: uint32(h), quality: uint32(quality), speed: uint32(speed), pix: m.Pix[:4*w*h]})
 }
@@ -95,6 +95,7 @@ func (p *avifProcess) running() (*avifChild, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.maxPixels = p.maxPixels
 	p.child = c
 	return c, nil
 }
@@ -118,10 +119,11 @@ func (p *avifProcess) newCommand() *exec.Cmd {
 // avifChild is one encoder process: requests are written to its stdin, a
 // reader matches the replies on its stdout to them by id.
 type avifChild struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	stderr *tailWriter
-	wmu    sync.Mutex // one request written at a time
+	cmd       *exec.Cmd
+	maxPixels int      // its bound of a request's pixels
+	stdin     *os.File // a pipe, for its write deadline
+	stderr    *tailWriter
+	wmu       sync.Mutex // one request written at a time
 
 	mu      sync.Mutex
 	nextID  uint32
@@ -146,15 +148,18 @@ func startAVIFChild(cmd *exec.Cmd) (*avifChild, error) {
 	c := &avifChild{cmd: cmd, stderr: &tailWriter{max: avifErrorLimit}, pending: map[uint32]pendingCall{}, done: make(chan struct{})}
 	cmd.Stderr = c.stderr
 	dieWithParent(cmd)
-	stdin, err := cmd.StdinPipe()
+	stdinR, stdin, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("AVIF encoder process: %w", err)
 	}
+	cmd.Stdin = stdinR
 	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, fmt.Errorf("AVIF encoder process: %w", err)
+	if err == nil {
+		err = cmd.Start()
 	}
-	if err := cmd.Start(); err != nil {
+	stdinR.Close()
+	if err != nil {
+		stdin.Close()
 		return nil, fmt.Errorf("AVIF encoder process: %w", err)
 	}
 	c.stdin = stdin
@@ -174,12 +179,12 @@ func (c *avifChild) call(ctx context.Context, req avifRequest) ([]byte, error) {
 	req.id = c.nextID
 	c.pending[req.id] = pendingCall{ch, avifReplyLimit(req.w, req.h)}
 	c.mu.Unlock()
-	c.wmu.Lock()
-	err := writeAVIFRequest(c.stdin, req)
-	c.wmu.Unlock()
-	if err != nil {
+	if err := c.write(ctx, req); err != nil { // the stream is cut mid-frame
 		c.stop(fmt.Errorf("writing a request: %w", err))
 		<-c.done
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, c.failure()
 	}
 	timer := time.NewTimer(avifEncodeTimeout)
@@ -196,6 +201,17 @@ func (c *avifChild) call(ctx context.Context, req avifRequest) ([]byte, error) {
 		<-c.done
 		return nil, c.failure()
 	}
+}
+
+// write writes req, within avifEncodeTimeout and until ctx ends: the
+// encoder reads every request as it comes, but a hung one would not.
+func (c *avifChild) write(ctx context.Context, req avifRequest) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.stdin.SetWriteDeadline(time.Now().Add(avifEncodeTimeout))
+	stop := context.AfterFunc(ctx, func() { c.stdin.SetWriteDeadline(time.Unix(1, 0)) })
+	defer stop()
+	return writeAVIFRequest(c.stdin, req)
 }
 
 // readReplies hands every reply to its caller until the process's stdout

@@ -159,6 +159,20 @@ func TestAVIFProcessNotAnEncoder(t *testing.T) {
 	}
 }
 
+// TestAVIFProcessHung: a process that reads nothing holds an encode no
+// longer than its ctx, though the request is larger than a pipe holds.
+func TestAVIFProcessHung(t *testing.T) {
+	e := NewAVIF(0, func() *exec.Cmd { return exec.Command("sleep", "600") })
+	m := decode(t, photo(t, 300, 300)) // 360 KB of pixels
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- e.EncodeContext(ctx, io.Discard, m, 50) }()
+	if err := waittest.Within(t, done, "the encode"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("encode: %v, want context.DeadlineExceeded", err)
+	}
+}
+
 // TestAVIFRequestBounds: the encoder process refuses a frame of more
 // pixels than its limit, or of unknown settings, before reading (and
 // allocating) its pixels, and a frame cut short.

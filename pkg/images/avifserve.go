@@ -19,6 +19,9 @@ const (
 	avifChildEnv     = "SITEGEN_AVIF_ENCODER"
 	avifMaxPixelsEnv = "SITEGEN_AVIF_ENCODER_MAX_PIXELS"
 	avifWorkersEnv   = "SITEGEN_AVIF_ENCODER_WORKERS"
+	// avifQueued bounds the requests the process holds at once, read and
+	// not yet answered (a build has one per worker and request under way).
+	avifQueued = 64
 )
 
 // avifChildGCPercent is the encoder process's GOGC: its live heap is the
@@ -54,11 +57,11 @@ func init() {
 }
 
 // serveAVIF encodes the requests read from in, up to workers at once, each
-// worker with its own instance of the encoder kept between its encodes
-// (the module is compiled once), and writes the replies to out in the
-// order they are done. It returns nil at the end of in; a request it
-// cannot read (bad sizes, cut short) ends it with an error, as a write
-// that fails does.
+// encode on an instance of the encoder kept between encodes (as many as
+// encode at once; the module is compiled once), and writes the replies to
+// out in the order they are done. It returns nil at the end of in; a
+// request it cannot read (bad sizes, cut short) ends it with an error, as
+// a write that fails does.
 func serveAVIF(in io.Reader, out io.Writer, maxPixels, workers int) error {
 	r := bufio.NewReaderSize(in, 1<<16)
 	var (
@@ -68,21 +71,22 @@ func serveAVIF(in io.Reader, out io.Writer, maxPixels, workers int) error {
 	)
 	instances := new(avifInstances)
 	defer instances.release()
-	reqs := make(chan avifRequest)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for req := range reqs {
-				m := &image.RGBA{Pix: req.pix, Stride: 4 * int(req.w), Rect: image.Rect(0, 0, int(req.w), int(req.h))}
-				b, err := instances.encode(m, int(req.quality), int(req.speed))
-				wmu.Lock()
-				if writeErr == nil {
-					writeErr = writeAVIFReply(out, req.id, b, err)
-				}
-				wmu.Unlock()
-			}
-		}()
+	// Every request is read as it comes (the build sends as many at once
+	// as it has workers, so that its writes never wait for an encode) and
+	// waits here for one of the workers; at most avifQueued are held.
+	busy, queued := make(chan struct{}, workers), make(chan struct{}, avifQueued)
+	encode := func(req avifRequest) {
+		defer wg.Done()
+		defer func() { <-queued }()
+		busy <- struct{}{}
+		defer func() { <-busy }()
+		m := &image.RGBA{Pix: req.pix, Stride: 4 * int(req.w), Rect: image.Rect(0, 0, int(req.w), int(req.h))}
+		b, err := instances.encode(m, int(req.quality), int(req.speed))
+		wmu.Lock()
+		if writeErr == nil {
+			writeErr = writeAVIFReply(out, req.id, b, err)
+		}
+		wmu.Unlock()
 	}
 	var readErr error
 	for {
@@ -93,9 +97,10 @@ func serveAVIF(in io.Reader, out io.Writer, maxPixels, workers int) error {
 			}
 			break
 		}
-		reqs <- req
+		queued <- struct{}{}
+		wg.Add(1)
+		go encode(req)
 	}
-	close(reqs)
 	wg.Wait()
 	return errors.Join(readErr, writeErr)
 }
