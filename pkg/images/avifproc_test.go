@@ -20,13 +20,14 @@ import (
 	"sitegen/pkg/waittest"
 )
 
-// slowAVIF encodes slowly (speed 1): a 500 px photo takes seconds, long
-// enough to act on the encoder process while it works.
+// slowAVIF encodes slowly (speed 1): a 500 px photo takes seconds (1000
+// px, half a minute), long enough to act on the encoder process while it
+// works.
 func slowAVIF() AVIF { return NewAVIF(1, nil) }
 
-// encoding waits until e's process has a request under way and returns
-// the process.
-func encoding(t *testing.T, e AVIF) *avifChild {
+// encoding waits until e's process has its nth request under way and
+// returns the process.
+func encoding(t *testing.T, e AVIF, nth uint32) *avifChild {
 	t.Helper()
 	for deadline := time.Now().Add(waittest.Bound); ; time.Sleep(5 * time.Millisecond) {
 		e.proc.mu.Lock()
@@ -35,8 +36,9 @@ func encoding(t *testing.T, e AVIF) *avifChild {
 		if c != nil {
 			c.mu.Lock()
 			n := len(c.pending)
+			sent := c.nextID
 			c.mu.Unlock()
-			if n > 0 {
+			if n > 0 && sent >= nth {
 				time.Sleep(100 * time.Millisecond) // the request is read, the encode begun
 				return c
 			}
@@ -77,21 +79,30 @@ func TestCollectionDuringEncode(t *testing.T) {
 	}
 }
 
+// twoPhotos are a small photo, whose encode (the first: Run takes the
+// sources by name, one at a time with one worker) has the encoder
+// compiled, and one of size px, an encode of seconds.
+func twoPhotos(t *testing.T, size int) fstest.MapFS {
+	return fstest.MapFS{"img/a.jpg": {Data: photo(t, 40, 30)}, "img/big.jpg": {Data: photo(t, size, size)}}
+}
+
 // TestAVIFProcessKilled: an encoder process killed during an encode is an
 // error of Run naming the image and how the process ended, not a hang.
 func TestAVIFProcessKilled(t *testing.T) {
 	e := slowAVIF()
 	enc := Encoders{Modern: []Encoder{e}, JPEG: JPEG{}, PNG: PNG{}}
-	p := New(Config{FS: fstest.MapFS{"img/big.jpg": {Data: photo(t, 500, 500)}}, Dirs: []string{"img"}, Encoders: &enc})
-	if _, err := p.Picture("/big.jpg", Options{Widths: []int{500}}); err != nil {
-		t.Fatal(err)
+	p := New(Config{FS: twoPhotos(t, 500), Dirs: []string{"img"}, Encoders: &enc})
+	for _, src := range []string{"/a.jpg", "/big.jpg"} {
+		if _, err := p.Picture(src, Options{Widths: []int{500}}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	ran := make(chan error, 1)
 	go func() {
 		_, err := p.Run(context.Background(), 1)
 		ran <- err
 	}()
-	c := encoding(t, e)
+	c := encoding(t, e, 2)
 	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -104,13 +115,16 @@ func TestAVIFProcessKilled(t *testing.T) {
 }
 
 // TestRunStopKillsAVIFProcess: stopped, Run returns at once and the
-// encoder process is killed and waited for.
+// encoder process is killed and waited for, long before the encode under
+// way (half a minute) would have ended.
 func TestRunStopKillsAVIFProcess(t *testing.T) {
 	e := slowAVIF()
 	enc := Encoders{Modern: []Encoder{e}, JPEG: JPEG{}, PNG: PNG{}}
-	p := New(Config{FS: fstest.MapFS{"img/big.jpg": {Data: photo(t, 500, 500)}}, Dirs: []string{"img"}, Encoders: &enc})
-	if _, err := p.Picture("/big.jpg", Options{Widths: []int{500}}); err != nil {
-		t.Fatal(err)
+	p := New(Config{FS: twoPhotos(t, 1000), Dirs: []string{"img"}, Encoders: &enc})
+	for _, src := range []string{"/a.jpg", "/big.jpg"} {
+		if _, err := p.Picture(src, Options{Widths: []int{1000}}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := make(chan error, 1)
@@ -118,10 +132,15 @@ func TestRunStopKillsAVIFProcess(t *testing.T) {
 		_, err := p.Run(ctx, 1)
 		ran <- err
 	}()
-	c := encoding(t, e)
+	c := encoding(t, e, 2)
 	cancel()
 	if err := waittest.Within(t, ran, "Run"); !errors.Is(err, context.Canceled) {
 		t.Errorf("Run: %v, want context.Canceled", err)
+	}
+	select {
+	case <-c.done:
+	case <-time.After(10 * time.Second): // a bound far below the encode's time, not a timing check
+		t.Fatal("the encoder process still runs after Run was stopped")
 	}
 	checkGone(t, c)
 }
