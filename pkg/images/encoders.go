@@ -161,3 +161,29 @@ type Encoders struct {
 	Modern    []Encoder
 	JPEG, PNG Encoder
 }
+
+// holdEncoders keeps what the encoders keep between encodes (the AVIF
+// encoder's process) until the returned func is called.
+func (p *Processor) holdEncoders() func() {
+	var releases []func()
+	for _, e := range p.enc.Modern {
+		if h, ok := e.(interface{ hold() func() }); ok {
+			releases = append(releases, h.hold())
+		}
+	}
+	return func() {
+		for _, r := range releases {
+			r()
+		}
+	}
+}
+
+// encode encodes m with e, stopping with ctx if e can.
+func encode(ctx context.Context, e Encoder, w io.Writer, m image.Image, q int) error {
+	if ce, ok := e.(interface {
+		EncodeContext(context.Context, io.Writer, image.Image, int) error
+	}); ok {
+		return ce.EncodeContext(ctx, w, m, q)
+	}
+	return e.Encode(w, m, q)
+}

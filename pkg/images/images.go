@@ -18,7 +18,6 @@ import (
 	"image/draw"
 	_ "image/jpeg" // decoders
 	_ "image/png"
-	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -527,22 +526,6 @@ feed:
 // process (avifproc.go), on a pipe.
 func EncodeWorkers() int { return max(1, runtime.GOMAXPROCS(0)) }
 
-// holdEncoders keeps what the encoders keep between encodes (the AVIF
-// encoder's process) until the returned func is called.
-func (p *Processor) holdEncoders() func() {
-	var releases []func()
-	for _, e := range p.enc.Modern {
-		if h, ok := e.(interface{ hold() func() }); ok {
-			releases = append(releases, h.hold())
-		}
-	}
-	return func() {
-		for _, r := range releases {
-			r()
-		}
-	}
-}
-
 // runSource makes the variants of one source, decoding it at most once.
 func (p *Processor) runSource(ctx context.Context, s *source) ([]File, error) {
 	p.mu.Lock()
@@ -615,16 +598,6 @@ func (p *Processor) make(ctx context.Context, j *job, decoded *image.Image, scal
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-// encode encodes m with e, stopping with ctx if e can.
-func encode(ctx context.Context, e Encoder, w io.Writer, m image.Image, q int) error {
-	if ce, ok := e.(interface {
-		EncodeContext(context.Context, io.Writer, image.Image, int) error
-	}); ok {
-		return ce.EncodeContext(ctx, w, m, q)
-	}
-	return e.Encode(w, m, q)
 }
 
 func (p *Processor) cachePath(j *job) string {
