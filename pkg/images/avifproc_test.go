@@ -59,7 +59,7 @@ func TestCollectionDuringEncode(t *testing.T) {
 		t.Skip("a shared libavif encodes")
 	}
 	e := slowAVIF()
-	defer e.hold()()
+	defer e.Hold()()
 	small := decode(t, photo(t, 64, 64))
 	if err := e.Encode(new(bytes.Buffer), small, 50); err != nil { // the module compiled, an instance made
 		t.Fatal(err)

@@ -19,7 +19,7 @@ func TestAVIFMatchesLibrary(t *testing.T) {
 		t.Skip("a shared libavif encodes")
 	}
 	enc := DefaultEncoders().Modern[0].(AVIF)
-	defer enc.hold()() // one encoder process for all
+	defer enc.Hold()() // one encoder process for all
 	srcs := []image.Image{decode(t, photo(t, 700, 400)), decode(t, transparent(t, 200, 100)), decode(t, photo(t, 37, 23))}
 	for i, src := range srcs {
 		for _, q := range []int{50, 80} {
@@ -88,7 +88,7 @@ type watched struct {
 }
 
 func (e watched) EncodeContext(ctx context.Context, w io.Writer, m image.Image, q int) error {
-	defer e.hold()() // the process stays until it is noted
+	defer e.Hold()() // the process stays until it is noted
 	err := e.AVIF.EncodeContext(ctx, w, m, q)
 	e.proc.mu.Lock()
 	*e.seen = append(*e.seen, e.proc.child)

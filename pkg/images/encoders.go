@@ -91,9 +91,9 @@ func (e AVIF) EncodeContext(ctx context.Context, w io.Writer, m image.Image, q i
 	return err
 }
 
-// hold keeps the encoder process for Run (or Variant) until the returned
-// func is called.
-func (e AVIF) hold() func() {
+// Hold keeps the encoder process between encodes, as Run does, until the
+// returned func is called (the zero AVIF keeps none).
+func (e AVIF) Hold() func() {
 	if e.proc == nil {
 		return func() {}
 	}
@@ -167,8 +167,8 @@ type Encoders struct {
 func (p *Processor) holdEncoders() func() {
 	var releases []func()
 	for _, e := range p.enc.Modern {
-		if h, ok := e.(interface{ hold() func() }); ok {
-			releases = append(releases, h.hold())
+		if h, ok := e.(interface{ Hold() func() }); ok {
+			releases = append(releases, h.Hold())
 		}
 	}
 	return func() {
