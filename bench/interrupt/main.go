@@ -56,9 +56,9 @@ func main() {
 			fmt.Fprintf(os.Stderr, "run %d: %v\n", i+1, err)
 			os.Exit(1)
 		}
-		fmt.Printf("run %d: signal %5.1fs after start: exit %d in %4d ms, temporary tree left: %v\n",
-			i+1, delay.Seconds(), r.code, r.took.Milliseconds(), r.left)
-		if r.code != 130 || r.left {
+		fmt.Printf("run %d: signal %5.1fs after start: exit %d in %4d ms, temporary tree left: %v, child processes left: %d\n",
+			i+1, delay.Seconds(), r.code, r.took.Milliseconds(), r.left, r.children)
+		if r.code != 130 || r.left || r.children > 0 {
 			bad++
 		}
 		times = append(times, r.took)
@@ -66,7 +66,7 @@ func main() {
 	stop.Store(true)
 	slices.Sort(times)
 	la, _ := os.ReadFile("/proc/loadavg")
-	fmt.Printf("%d runs (GOMAXPROCS %d, -load %d, load average %s): signal to exit median %d ms, max %d ms; %d runs with another exit code or a tree left\n",
+	fmt.Printf("%d runs (GOMAXPROCS %d, -load %d, load average %s): signal to exit median %d ms, max %d ms; %d runs with another exit code, a tree or a child process left\n",
 		len(times), runtime.GOMAXPROCS(0), *load, strings.Join(strings.Fields(string(la))[:3], " "),
 		times[len(times)/2].Milliseconds(), times[len(times)-1].Milliseconds(), bad)
 	if bad > 0 {
@@ -75,9 +75,10 @@ func main() {
 }
 
 type result struct {
-	code int
-	took time.Duration
-	left bool
+	code     int
+	took     time.Duration
+	left     bool
+	children int // processes the build started (the AVIF encoder) alive a second after its exit
 }
 
 // interrupt runs one build into a fresh folder and sends SIGINT delay after
@@ -110,6 +111,7 @@ func interrupt(bin, source string, delay time.Duration) (result, error) {
 		return result{}, fmt.Errorf("the build ended (%v) before the signal; lower -span", err)
 	case <-time.After(delay):
 	}
+	children := childPIDs(cmd.Process.Pid)
 	sent := time.Now()
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		return result{}, err
@@ -123,7 +125,38 @@ func interrupt(bin, source string, delay time.Duration) (result, error) {
 	} else if err != nil {
 		return result{}, err
 	}
-	return result{code: code, took: took, left: leftover(dir)}, nil
+	return result{code: code, took: took, left: leftover(dir), children: alive(children, time.Second)}, nil
+}
+
+// childPIDs are the processes pid started that run (Linux: /proc).
+func childPIDs(pid int) []string {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	var pids []string
+	for _, t := range tasks {
+		b, _ := os.ReadFile(t)
+		pids = append(pids, strings.Fields(string(b))...)
+	}
+	return pids
+}
+
+// alive counts the processes of pids still running (not ended, nor a
+// zombie) after grace.
+func alive(pids []string, grace time.Duration) int {
+	deadline := time.Now().Add(grace)
+	for {
+		n := 0
+		for _, pid := range pids {
+			stat, err := os.ReadFile("/proc/" + pid + "/stat")
+			// The state follows the command's closing parenthesis.
+			if i := strings.LastIndexByte(string(stat), ')'); err == nil && i > 0 && i+2 < len(stat) && stat[i+2] != 'Z' {
+				n++
+			}
+		}
+		if n == 0 || time.Now().After(deadline) {
+			return n
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // leftover reports whether a temporary tree is in dir.

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/draw"
 	"sync"
 	_ "unsafe" // go:linkname
 
@@ -25,7 +24,8 @@ import (
 // allocated 3.4 GB so, 0.6 GB with an instance kept between encodes, and
 // collected half as often. A collection waits for the encodes under way
 // (Go cannot preempt WebAssembly), and so did Ctrl+C when it came during
-// one (bench/interrupt/README.md). The bytes are the library's
+// one (bench/interrupt/README.md): the encodes run in their own process
+// (avifproc.go, avifserve.go). The bytes are the library's
 // (TestAVIFMatchesLibrary).
 //
 //go:linkname avifEncodeWasm github.com/gen2brain/avif.encodeWasm
@@ -124,15 +124,10 @@ type avifInstances struct {
 	idle []*avifInstance
 }
 
-// encode encodes m with an idle instance, or a new one. An instance whose
-// encode failed is closed, not kept. A nil *avifInstances keeps none.
-func (p *avifInstances) encode(m image.Image, quality, speed int) ([]byte, error) {
+// encode encodes m (Stride 4×width) with an idle instance, or a new one.
+// An instance whose encode failed is closed, not kept.
+func (p *avifInstances) encode(m *image.RGBA, quality, speed int) ([]byte, error) {
 	ctx := context.Background()
-	rgba, ok := m.(*image.RGBA)
-	if !ok || rgba.Stride != 4*rgba.Rect.Dx() {
-		rgba = image.NewRGBA(image.Rect(0, 0, m.Bounds().Dx(), m.Bounds().Dy()))
-		draw.Draw(rgba, rgba.Rect, m, m.Bounds().Min, draw.Src)
-	}
 	in := p.take()
 	if in == nil {
 		var err error
@@ -140,8 +135,8 @@ func (p *avifInstances) encode(m image.Image, quality, speed int) ([]byte, error
 			return nil, err
 		}
 	}
-	b, err := in.run(ctx, rgba, quality, speed)
-	if err != nil || p == nil {
+	b, err := in.run(ctx, m, quality, speed)
+	if err != nil {
 		in.mod.Close(ctx)
 		return b, err
 	}
@@ -152,9 +147,6 @@ func (p *avifInstances) encode(m image.Image, quality, speed int) ([]byte, error
 }
 
 func (p *avifInstances) take() *avifInstance {
-	if p == nil {
-		return nil
-	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.idle) == 0 {
@@ -167,9 +159,6 @@ func (p *avifInstances) take() *avifInstance {
 
 // release closes the idle instances, giving back their memory.
 func (p *avifInstances) release() {
-	if p == nil {
-		return
-	}
 	p.mu.Lock()
 	idle := p.idle
 	p.idle = nil

@@ -19,7 +19,7 @@ func TestAVIFMatchesLibrary(t *testing.T) {
 		t.Skip("a shared libavif encodes")
 	}
 	enc := DefaultEncoders().Modern[0].(AVIF)
-	defer enc.release()
+	defer enc.Hold()() // one encoder process for all
 	srcs := []image.Image{decode(t, photo(t, 700, 400)), decode(t, transparent(t, 200, 100)), decode(t, photo(t, 37, 23))}
 	for i, src := range srcs {
 		for _, q := range []int{50, 80} {
@@ -37,9 +37,6 @@ func TestAVIFMatchesLibrary(t *testing.T) {
 			}
 		}
 	}
-	if n := len(enc.instances.idle); n != 1 {
-		t.Errorf("%d instances kept after encodes one at a time, want 1", n)
-	}
 }
 
 func decode(t *testing.T, b []byte) image.Image {
@@ -51,14 +48,15 @@ func decode(t *testing.T, b []byte) image.Image {
 	return m
 }
 
-// TestRunReleasesAVIFInstances: the instances an AVIF encoder kept (up to
-// 120 MB each) are closed once Run ends, and once Variant answered, so a
-// dev server holds none between builds and requests.
-func TestRunReleasesAVIFInstances(t *testing.T) {
+// TestRunEndsAVIFProcess: Run's encodes share one encoder process (the
+// module compiled once), which ends with Run, as it does once Variant
+// answered, so a dev server keeps none (an instance of the encoder grows
+// to 120 MB) between builds and requests.
+func TestRunEndsAVIFProcess(t *testing.T) {
 	enc := DefaultEncoders()
-	kept := enc.Modern[0].(AVIF).instances
-	var used int
-	enc.Modern[0] = counted{enc.Modern[0], kept, &used}
+	var seen []*avifChild
+	e := watched{enc.Modern[0].(AVIF), &seen}
+	enc.Modern[0] = e
 	p := New(Config{FS: testFS(t), Dirs: []string{"assets/images"}, Encoders: &enc})
 	if _, err := p.Picture("/photos/a.jpg", Options{Widths: []int{100, 200}}); err != nil {
 		t.Fatal(err)
@@ -66,12 +64,10 @@ func TestRunReleasesAVIFInstances(t *testing.T) {
 	if _, err := p.Run(context.Background(), 0); err != nil {
 		t.Fatal(err)
 	}
-	if used == 0 {
-		t.Fatal("no AVIF encode ran")
+	if len(seen) != 2 || seen[0] != seen[1] {
+		t.Fatalf("Run's 2 encodes ran in %v, want one process", seen)
 	}
-	if n := len(kept.idle); n != 0 {
-		t.Errorf("%d instances kept after Run, want 0", n)
-	}
+	checkGone(t, seen[0])
 	pic, err := p.Picture("/photos/a.jpg", Options{Widths: []int{120}})
 	if err != nil {
 		t.Fatal(err)
@@ -79,25 +75,23 @@ func TestRunReleasesAVIFInstances(t *testing.T) {
 	if _, ok, err := p.Variant(context.Background(), pic.Sources[0].Variants[0].URL); !ok || err != nil {
 		t.Fatalf("Variant: %v, %v", ok, err)
 	}
-	if n := len(kept.idle); n != 0 {
-		t.Errorf("%d instances kept after Variant, want 0", n)
+	if len(seen) != 3 || seen[2] == seen[0] {
+		t.Fatalf("Variant's encode ran in %v, want a new process", seen[2:])
 	}
+	checkGone(t, seen[2])
 }
 
-// counted wraps the AVIF encoder, noting how many instances it kept after
-// each encode, and passes release on.
-type counted struct {
-	Encoder
-	kept *avifInstances
-	max  *int
+// watched is the AVIF encoder noting the process of each encode.
+type watched struct {
+	AVIF
+	seen *[]*avifChild
 }
 
-func (c counted) Encode(w io.Writer, m image.Image, q int) error {
-	err := c.Encoder.Encode(w, m, q)
-	c.kept.mu.Lock()
-	*c.max = max(*c.max, len(c.kept.idle))
-	c.kept.mu.Unlock()
+func (e watched) EncodeContext(ctx context.Context, w io.Writer, m image.Image, q int) error {
+	defer e.Hold()() // the process stays until it is noted
+	err := e.AVIF.EncodeContext(ctx, w, m, q)
+	e.proc.mu.Lock()
+	*e.seen = append(*e.seen, e.proc.child)
+	e.proc.mu.Unlock()
 	return err
 }
-
-func (c counted) release() { c.Encoder.(AVIF).release() }

@@ -1,11 +1,14 @@
 package images
 
 import (
+	"context"
 	"fmt"
 	"image"
+	"image/draw"
 	"image/jpeg"
 	"image/png"
 	"io"
+	"os/exec"
 
 	"github.com/gen2brain/avif"
 	"github.com/gen2brain/webp"
@@ -35,12 +38,20 @@ func backend(dynamicErr error) string {
 }
 
 // AVIF encodes with libavif/aom compiled to WebAssembly
-// (github.com/gen2brain/avif v0.4.4's, see avifEncodeWasm). The AVIF of
-// DefaultEncoders keeps its instances between encodes until Run ends; the
-// zero value makes one per encode.
+// (github.com/gen2brain/avif v0.4.4's, see avifEncodeWasm), in a child
+// process (avifproc.go) that the AVIF of DefaultEncoders keeps while Run
+// runs; the zero value, or an AVIF outside Run, starts one per encode.
 type AVIF struct {
-	Speed     int
-	instances *avifInstances
+	Speed int
+	proc  *avifProcess
+}
+
+// NewAVIF is the AVIF encoder at speed (0 means 8) whose encoder process
+// command starts: a program linking this package, which serves the
+// encodes when its environment says so (avifserve.go). nil runs this
+// program again, which every program linking this package can serve.
+func NewAVIF(speed int, command func() *exec.Cmd) AVIF {
+	return AVIF{Speed: speed, proc: &avifProcess{command: command, maxPixels: DefaultMaxPixels, workers: EncodeWorkers()}}
 }
 
 func (AVIF) Format() string { return "avif" }
@@ -54,10 +65,25 @@ func (e AVIF) speed() int {
 	return e.Speed
 }
 func (e AVIF) Encode(w io.Writer, m image.Image, q int) error {
+	return e.EncodeContext(context.Background(), w, m, q)
+}
+
+// EncodeContext is Encode, returning ctx's error as soon as ctx ends (the
+// encode under way goes on in the encoder process, unseen).
+func (e AVIF) EncodeContext(ctx context.Context, w io.Writer, m image.Image, q int) error {
 	if avif.Dynamic() == nil { // a shared libavif, in a build without -tags=nodynamic
 		return avif.Encode(w, m, avif.Options{Quality: q, QualityAlpha: q, Speed: e.speed(), ChromaSubsampling: image.YCbCrSubsampleRatio420})
 	}
-	b, err := e.instances.encode(m, q, e.speed())
+	proc := e.proc
+	if proc == nil {
+		proc = NewAVIF(e.Speed, nil).proc
+	}
+	rgba, ok := m.(*image.RGBA)
+	if !ok || rgba.Stride != 4*rgba.Rect.Dx() {
+		rgba = image.NewRGBA(image.Rect(0, 0, m.Bounds().Dx(), m.Bounds().Dy()))
+		draw.Draw(rgba, rgba.Rect, m, m.Bounds().Min, draw.Src)
+	}
+	b, err := proc.encode(ctx, rgba, q, e.speed())
 	if err != nil {
 		return err
 	}
@@ -65,8 +91,23 @@ func (e AVIF) Encode(w io.Writer, m image.Image, q int) error {
 	return err
 }
 
-// release closes the instances kept (Run calls it when it ends).
-func (e AVIF) release() { e.instances.release() }
+// Hold keeps the encoder process between encodes, as Run does, until the
+// returned func is called (the zero AVIF keeps none).
+func (e AVIF) Hold() func() {
+	if e.proc == nil {
+		return func() {}
+	}
+	return e.proc.hold()
+}
+
+// limitPixels makes maxPixels the bound of the encoder process's frames.
+func (e AVIF) limitPixels(maxPixels int) {
+	if e.proc != nil {
+		e.proc.mu.Lock()
+		e.proc.maxPixels = maxPixels
+		e.proc.mu.Unlock()
+	}
+}
 
 // WebP encodes with libwebp compiled to WebAssembly
 // (github.com/gen2brain/webp v0.5.5).
@@ -103,7 +144,7 @@ func (PNG) Encode(w io.Writer, m image.Image, _ int) error {
 // for the same SSIM, and WebP stays below it up to q85 (0.964, 22 KB), so
 // a WebP source would only add files and encoding time.
 func DefaultEncoders() Encoders {
-	return Encoders{Modern: []Encoder{AVIF{instances: new(avifInstances)}}, JPEG: JPEG{}, PNG: PNG{}}
+	return Encoders{Modern: []Encoder{NewAVIF(0, nil)}, JPEG: JPEG{}, PNG: PNG{}}
 }
 
 // WithWebP is DefaultEncoders with WebP as a second modern source.
@@ -119,4 +160,30 @@ func WithWebP() Encoders {
 type Encoders struct {
 	Modern    []Encoder
 	JPEG, PNG Encoder
+}
+
+// holdEncoders keeps what the encoders keep between encodes (the AVIF
+// encoder's process) until the returned func is called.
+func (p *Processor) holdEncoders() func() {
+	var releases []func()
+	for _, e := range p.enc.Modern {
+		if h, ok := e.(interface{ Hold() func() }); ok {
+			releases = append(releases, h.Hold())
+		}
+	}
+	return func() {
+		for _, r := range releases {
+			r()
+		}
+	}
+}
+
+// encode encodes m with e, stopping with ctx if e can.
+func encode(ctx context.Context, e Encoder, w io.Writer, m image.Image, q int) error {
+	if ce, ok := e.(interface {
+		EncodeContext(context.Context, io.Writer, image.Image, int) error
+	}); ok {
+		return ce.EncodeContext(ctx, w, m, q)
+	}
+	return e.Encode(w, m, q)
 }

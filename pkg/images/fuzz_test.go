@@ -61,3 +61,24 @@ func FuzzImageHeader(f *testing.F) {
 		p.Run(context.Background(), 1)
 	})
 }
+
+// FuzzAVIFRequest: whatever bytes come to the encoder process, reading a
+// request returns an error or one within the bounds, never panics, and
+// never allocates pixels for more than the limit.
+func FuzzAVIFRequest(f *testing.F) {
+	var ok bytes.Buffer
+	writeAVIFRequest(&ok, avifRequest{id: 1, w: 2, h: 3, quality: 50, speed: 8, pix: make([]byte, 24)})
+	f.Add(ok.Bytes())
+	f.Add(ok.Bytes()[:avifRequestHeader])
+	f.Add([]byte("SGA1"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		const limit = 100
+		req, err := readAVIFRequest(bytes.NewReader(b), limit)
+		if err != nil {
+			return
+		}
+		if px := int(req.w) * int(req.h); px < 1 || px > limit || len(req.pix) != 4*px || req.quality > 100 || req.speed > 10 {
+			t.Errorf("accepted %d×%d, q%d, speed %d, %d bytes of pixels", req.w, req.h, req.quality, req.speed, len(req.pix))
+		}
+	})
+}

@@ -183,6 +183,11 @@ func New(c Config) *Processor {
 	if maxPixels <= 0 {
 		maxPixels = DefaultMaxPixels
 	}
+	for _, e := range enc.Modern {
+		if l, ok := e.(interface{ limitPixels(int) }); ok {
+			l.limitPixels(maxPixels)
+		}
+	}
 	return &Processor{fsys: c.FS, dirs: c.Dirs, cacheDir: c.CacheDir, enc: enc, maxPixels: maxPixels,
 		sources: map[string]*source{}, jobs: map[string]*job{}}
 }
@@ -467,6 +472,7 @@ func (p *Processor) Run(ctx context.Context, workers int) ([]File, error) {
 		}
 	}
 	p.mu.Unlock()
+	defer p.holdEncoders()()
 	sort.Slice(todo, func(i, j int) bool { return todo[i].file < todo[j].file })
 	var (
 		mu    sync.Mutex
@@ -500,12 +506,11 @@ feed:
 	}
 	close(next)
 	// Stopped (Ctrl+C), Run returns at once: a worker in the middle of a
-	// step (a decode, a resize, an AVIF encode can take seconds) ends it
-	// and drops its variant, unseen.
+	// step (a decode, a resize) ends it and drops its variant, unseen; an
+	// AVIF encode is given up, and its process killed.
 	if err := ctxwait.Wait(ctx, &wg); err != nil {
 		return nil, err
 	}
-	p.releaseEncoders()
 	mu.Lock()
 	defer mu.Unlock()
 	if len(errs) > 0 {
@@ -515,24 +520,11 @@ feed:
 	return files, nil
 }
 
-// EncodeWorkers is how many sources Run works on at once: one fewer than
-// GOMAXPROCS (at least one). An AVIF encode runs WebAssembly (wazero),
-// which Go can neither stop nor preempt until it calls back into Go (to
-// grow its memory): with an encode on every P, the goroutines that answer
-// Ctrl+C, remove the temporary tree and exit waited for one, seconds on a
-// loaded machine. sitegen runs with one P more than there are cores
-// (cmd/sitegen), so the encodes still use every core.
-func EncodeWorkers() int { return max(1, runtime.GOMAXPROCS(0)-1) }
-
-// releaseEncoders gives back what the encoders kept between encodes (the
-// AVIF encoder's instances), once no more are coming.
-func (p *Processor) releaseEncoders() {
-	for _, e := range p.enc.Modern {
-		if r, ok := e.(interface{ release() }); ok {
-			r.release()
-		}
-	}
-}
+// EncodeWorkers is how many sources Run works on at once: GOMAXPROCS. A
+// worker decodes, resizes and encodes JPEG and PNG in this process, code
+// Go preempts, and waits for its AVIF encodes, which run in the encoder
+// process (avifproc.go), on a pipe.
+func EncodeWorkers() int { return max(1, runtime.GOMAXPROCS(0)) }
 
 // runSource makes the variants of one source, decoding it at most once.
 func (p *Processor) runSource(ctx context.Context, s *source) ([]File, error) {
@@ -598,7 +590,7 @@ func (p *Processor) make(ctx context.Context, j *job, decoded *image.Image, scal
 		}
 	}
 	var buf bytes.Buffer
-	if err := j.enc.Encode(&buf, dst, j.q); err != nil {
+	if err := encode(ctx, j.enc, &buf, dst, j.q); err != nil {
 		return nil, fmt.Errorf("image %s: encoding %s at %d px: %v", s.file, j.enc.Format(), j.w, err)
 	}
 	p.processed.Add(1)

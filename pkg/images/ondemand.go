@@ -24,6 +24,5 @@ func (p *Processor) Variant(ctx context.Context, urlPath string) (b []byte, ok b
 	}
 	var decoded image.Image
 	b, err = p.make(ctx, j, &decoded, map[scale]*image.RGBA{})
-	p.releaseEncoders() // a dev server keeps no AVIF instance between requests
 	return b, true, err
 }
