@@ -71,6 +71,7 @@ FUZZ_TARGETS := \
 	./pkg/output:FuzzBetween \
 	./pkg/htmlmin:FuzzCompact \
 	./pkg/images:FuzzImageHeader \
+	./pkg/images:FuzzAVIFRequest \
 	./pkg/render:FuzzTemplateRecursion
 
 # A failing input is saved under testdata/fuzz/ and replayed: that always
