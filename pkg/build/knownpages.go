@@ -8,6 +8,7 @@ import (
 
 	"sitegen/pkg/cache"
 	"sitegen/pkg/content"
+	"sitegen/pkg/internal/wire"
 	"sitegen/pkg/output"
 )
 
@@ -84,24 +85,12 @@ func encodeKnownPage(p content.KnownPage) []byte {
 
 func decodeKnownPage(b []byte) (content.KnownPage, bool) {
 	var p content.KnownPage
-	if len(b) < 32 {
-		return p, false
-	}
-	p.Sum, b = [32]byte(b[:32]), b[32:]
-	var n [5]int
-	for i := range n {
-		v, k := binary.Uvarint(b)
-		if k <= 0 || v > 1<<40 {
-			return p, false
-		}
-		n[i], b = int(v), b[k:]
-	}
-	if n[2] > 1<<32-1 || n[3]+n[4] != len(b) {
-		return p, false
-	}
-	p.BodyLine, p.BodyLen, p.BodyCRC = n[0], n[1], uint32(n[2])
-	p.FrontMatter, p.Nodes = b[:n[3]], b[n[3]:]
-	return p, true
+	r := wire.NewReader(b)
+	copy(p.Sum[:], r.Bytes(32))
+	p.BodyLine, p.BodyLen, p.BodyCRC = r.Int(1<<40), r.Int(1<<40), uint32(r.Int(1<<32-1))
+	front, nodes := r.Int(r.Len()), r.Int(r.Len())
+	p.FrontMatter, p.Nodes = r.Bytes(front), r.Bytes(nodes)
+	return p, r.Done()
 }
 
 // statIDs are the lstats (output.StatID) the input digest made of the

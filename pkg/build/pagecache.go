@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"sitegen/pkg/cache"
+	"sitegen/pkg/internal/wire"
 	"sitegen/pkg/render"
 	"sitegen/pkg/route"
 )
@@ -228,50 +229,25 @@ func (pe *pageEntry) encode() ([][]byte, error) {
 
 // decode reads what encode wrote; false when b is not such an entry.
 func (pe *pageEntry) decode(b []byte) bool {
-	bad := false
-	num := func() int {
-		n, k := binary.Uvarint(b)
-		if k <= 0 || n > uint64(len(b)) {
-			bad = true
-			return 0
-		}
-		b = b[k:]
-		return int(n)
-	}
-	get := func() []byte {
-		n := num()
-		if bad || n > len(b) {
-			bad = true
-			return nil
-		}
-		v := b[:n:n]
-		b = b[n:]
-		return v
-	}
-	n := num()
+	r := wire.NewReader(b)
+	n := r.Int(r.Len())
 	pe.Trace = make([]traceItem, 0, n)
-	for i := 0; i < n && !bad; i++ {
-		pe.Trace = append(pe.Trace, traceItem{string(get()), string(get())})
+	for i := 0; i < n && !r.Bad(); i++ {
+		pe.Trace = append(pe.Trace, traceItem{string(r.Prefixed()), string(r.Prefixed())})
 	}
 	for _, list := range []*[]string{&pe.Islands, &pe.Styles} {
-		n = num()
-		for i := 0; i < n && !bad; i++ {
-			*list = append(*list, string(get()))
+		n = r.Int(r.Len())
+		for i := 0; i < n && !r.Bad(); i++ {
+			*list = append(*list, string(r.Prefixed()))
 		}
 	}
 	for i := range pe.Main { // offsets into the HTML (checked once it is read)
-		n, k := binary.Uvarint(b)
-		if k <= 0 || n > 1<<40 {
-			return false
-		}
-		pe.Main[i], b = int(n), b[k:]
+		pe.Main[i] = r.Int(1 << 40)
 	}
-	pics, mainIslands := get(), get()
-	pe.FormChecked = string(get())
-	if bad {
-		return false
-	}
-	if b, bad = pe.Sums.read(b); bad || len(b) != 0 {
+	pics, mainIslands := r.Prefixed(), r.Prefixed()
+	pe.FormChecked = string(r.Prefixed())
+	pe.Sums.read(r)
+	if !r.Done() {
 		return false
 	}
 	if pe.Main[0]+pe.Main[1] > pe.Sums.HTMLLen { // <main> outside the HTML

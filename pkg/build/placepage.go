@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"sitegen/pkg/diag"
+	"sitegen/pkg/internal/wire"
 	"sitegen/pkg/output"
 	"sitegen/pkg/route"
 )
@@ -34,22 +35,14 @@ func (s *pageSums) append(b []byte) []byte {
 	return binary.AppendUvarint(b, uint64(s.RSCLen))
 }
 
-// read decodes what append wrote at the start of b and returns the rest;
-// bad when b does not start with sums.
-func (s *pageSums) read(b []byte) (rest []byte, bad bool) {
-	if len(b) < 48 {
-		return b, true
+// read decodes what append wrote from r.
+func (s *pageSums) read(r *wire.Reader) {
+	for _, sum := range []*[16]byte{&s.HTML, &s.Data, &s.RSC} {
+		copy(sum[:], r.Bytes(16))
 	}
-	s.HTML, s.Data, s.RSC = [16]byte(b[:16]), [16]byte(b[16:32]), [16]byte(b[32:48])
-	b = b[48:]
 	for _, n := range []*int{&s.HTMLLen, &s.DataLen, &s.RSCLen} {
-		v, k := binary.Uvarint(b)
-		if k <= 0 || v > 1<<40 {
-			return b, true
-		}
-		*n, b = int(v), b[k:]
+		*n = r.Int(1 << 40)
 	}
-	return b, false
 }
 
 // pageFileSums lists the files of a page whose sums are known (all but a

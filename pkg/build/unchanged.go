@@ -16,6 +16,7 @@ import (
 
 	"sitegen/pkg/config"
 	"sitegen/pkg/content"
+	"sitegen/pkg/internal/wire"
 	"sitegen/pkg/output"
 	"sitegen/pkg/schema"
 )
@@ -178,29 +179,19 @@ func appendNote(b []byte, rel, id string, sum [32]byte) []byte {
 // the build that took them began (Unix nanoseconds); none when b is not
 // such notes.
 func decodeNotes(b []byte) (map[string]sourceNote, int64) {
-	at, k := binary.Varint(b)
-	if k <= 0 {
-		return nil, 0
-	}
-	b = b[k:]
+	r := wire.NewReader(b)
+	at := r.Varint()
 	notes := map[string]sourceNote{}
-	str := func() (string, bool) {
-		n, k := binary.Uvarint(b)
-		if k <= 0 || n > uint64(len(b)-k) {
-			return "", false
+	for !r.Bad() && r.Len() > 0 {
+		rel, id := string(r.Prefixed()), string(r.Prefixed())
+		sum := r.Bytes(32)
+		if r.Bad() {
+			break
 		}
-		v := string(b[k : k+int(n)])
-		b = b[k+int(n):]
-		return v, true
+		notes[rel] = sourceNote{id: id, sum: [32]byte(sum)}
 	}
-	for len(b) > 0 {
-		rel, ok1 := str()
-		id, ok2 := str()
-		if !ok1 || !ok2 || len(b) < 32 {
-			return nil, 0
-		}
-		notes[rel] = sourceNote{id: id, sum: [32]byte(b[:32])}
-		b = b[32:]
+	if !r.Done() {
+		return nil, 0
 	}
 	return notes, at
 }

@@ -240,3 +240,27 @@ func TestIndexMatchesTree(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexEncoding: an index reads back as written, and one cut short or
+// with bytes after it is not an index.
+func TestIndexEncoding(t *testing.T) {
+	x := &treeIndex{input: "in", report: []byte("rep"), sources: []byte("src"), recs: map[string]record{
+		".":            {dir: true, ino: 1, mtime: 2, ctime: 3},
+		"a/index.html": {size: 6, ino: 4, mtime: -5, ctime: 6, sum: Sum([]byte("page a"))},
+	}}
+	b := x.encode()
+	y, err := decodeIndex(b)
+	if err != nil || y.input != x.input || string(y.report) != "rep" || string(y.sources) != "src" || len(y.recs) != 2 {
+		t.Fatalf("decodeIndex = %+v, %v", y, err)
+	}
+	for n, r := range x.recs {
+		if y.recs[n] != r {
+			t.Errorf("%s read back as %+v, want %+v", n, y.recs[n], r)
+		}
+	}
+	for _, bad := range [][]byte{b[:len(b)-1], append(append([]byte{}, b...), 0), b[:len(indexMagic)+2]} {
+		if _, err := decodeIndex(bad); err == nil {
+			t.Errorf("a damaged index (%d of %d bytes) was read", len(bad), len(b))
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/zeebo/xxh3"
 
 	parallelpkg "sitegen/pkg/internal/parallel"
+	"sitegen/pkg/internal/wire"
 )
 
 // record is what a tree index knows of one entry of a tree: enough to tell,
@@ -96,53 +97,26 @@ func decodeIndex(b []byte) (*treeIndex, error) {
 	if !ok {
 		return nil, errBadIndex
 	}
-	bad := false
-	uv := func() uint64 {
-		v, k := binary.Uvarint(rest)
-		if k <= 0 {
-			bad = true
-			return 0
-		}
-		rest = rest[k:]
-		return v
-	}
-	sv := func() int64 {
-		v, k := binary.Varint(rest)
-		if k <= 0 {
-			bad = true
-			return 0
-		}
-		rest = rest[k:]
-		return v
-	}
-	getBytes := func(n int) []byte {
-		if bad || n < 0 || n > len(rest) {
-			bad = true
-			return nil
-		}
-		v := rest[:n:n]
-		rest = rest[n:]
-		return v
-	}
+	r := wire.NewReader(rest)
 	x := &treeIndex{}
-	x.input = string(getBytes(int(uv())))
-	x.report = getBytes(int(uv()))
-	x.sources = getBytes(int(uv()))
-	n := uv()
-	if bad || n > uint64(len(rest)) {
+	x.input = string(r.Prefixed())
+	x.report = r.Prefixed()
+	x.sources = r.Prefixed()
+	n := r.Int(r.Len())
+	if r.Bad() {
 		return nil, errBadIndex
 	}
 	x.recs = make(map[string]record, n)
-	for i := uint64(0); i < n && !bad; i++ {
-		name := string(getBytes(int(uv())))
-		d := getBytes(1)
-		var r record
-		r.dir = len(d) == 1 && d[0] == 1
-		r.size, r.ino, r.mtime, r.ctime = sv(), uv(), sv(), sv()
-		copy(r.sum[:], getBytes(16))
-		x.recs[name] = r
+	for i := 0; i < n && !r.Bad(); i++ {
+		name := string(r.Prefixed())
+		d := r.Bytes(1)
+		var rec record
+		rec.dir = len(d) == 1 && d[0] == 1
+		rec.size, rec.ino, rec.mtime, rec.ctime = r.Varint(), r.Uvarint(), r.Varint(), r.Varint()
+		copy(rec.sum[:], r.Bytes(16))
+		x.recs[name] = rec
 	}
-	if bad || len(rest) != 0 {
+	if !r.Done() {
 		return nil, errBadIndex
 	}
 	return x, nil

@@ -5,6 +5,8 @@ import (
 	"errors"
 
 	"gopkg.in/yaml.v3"
+
+	"sitegen/pkg/internal/wire"
 )
 
 // nodesMagic starts an encoded node tree; a new layout takes a new one.
@@ -69,76 +71,53 @@ func DecodeNodes(b []byte) (*yaml.Node, error) {
 	if len(b) < len(nodesMagic) || string(b[:len(nodesMagic)]) != nodesMagic {
 		return nil, errBadNodes
 	}
-	b = b[len(nodesMagic):]
-	count, k := binary.Uvarint(b)
-	if k <= 0 || count == 0 || count > maxNodes || count > uint64(len(b)) { // a node takes a byte at least
+	r := wire.NewReader(b[len(nodesMagic):])
+	count := r.Uvarint()
+	if r.Bad() || count == 0 || count > maxNodes || count > uint64(r.Len()) { // a node takes a byte at least
 		return nil, errBadNodes
 	}
-	b = b[k:]
 	// One block for the nodes and one string for all their text: a tree
-	// of front matter is two allocations, not one per node and string.
+	// of front matter takes two allocations for these, not one per node and
+	// string (and one per mapping or sequence for its Content).
 	slab := make([]yaml.Node, count)
-	text := string(b)
+	text := string(b[len(b)-r.Len():])
 	base := len(text)
-	bad := false
-	uv := func() uint64 {
-		v, k := binary.Uvarint(b)
-		if k <= 0 {
-			bad = true
-			return 0
-		}
-		b = b[k:]
-		return v
-	}
-	sv := func() int {
-		v, k := binary.Varint(b)
-		if k <= 0 {
-			bad = true
-			return 0
-		}
-		b = b[k:]
-		return int(v)
-	}
 	str := func() string {
-		n := uv()
-		if bad || n > uint64(len(b)) {
-			bad = true
-			return ""
-		}
-		at := base - len(b)
-		b = b[n:]
-		return text[at : at+int(n)]
+		v := r.Prefixed()
+		at := base - r.Len() - len(v)
+		return text[at : at+len(v)]
 	}
+	failed := false        // a read or a bound failed: nothing more is read
 	var nodes []*yaml.Node // preorder
 	var aliases []int      // per node: 1 + the preorder index of its alias, or 0
 	var get func(depth int) *yaml.Node
 	get = func(depth int) *yaml.Node {
-		if bad || depth > maxDepth || len(nodes) >= len(slab) {
-			bad = true
+		if failed || r.Bad() || depth > maxDepth || len(nodes) >= len(slab) {
+			failed = true
 			return nil
 		}
 		n := &slab[len(nodes)]
-		n.Kind, n.Style = yaml.Kind(uv()), yaml.Style(uv())
+		n.Kind, n.Style = yaml.Kind(r.Uvarint()), yaml.Style(r.Uvarint())
 		n.Tag, n.Value, n.Anchor = str(), str(), str()
 		n.HeadComment, n.LineComment, n.FootComment = str(), str(), str()
-		n.Line, n.Column = sv(), sv()
+		n.Line, n.Column = int(r.Varint()), int(r.Varint())
 		nodes = append(nodes, n)
-		aliases = append(aliases, int(uv()))
-		count := uv()
-		if bad || count > uint64(len(b)) { // each node takes a byte at least
-			bad = true
+		aliases = append(aliases, r.Int(len(slab)))
+		count := r.Int(r.Len()) // each node takes a byte at least
+		if r.Bad() {
+			failed = true
 			return nil
 		}
 		if count > 0 {
 			n.Content = make([]*yaml.Node, 0, count)
 		}
-		for i := uint64(0); i < count && !bad; i++ {
+		for i := 0; i < count && !failed; i++ {
 			n.Content = append(n.Content, get(depth+1))
 		}
 		return n
 	}
 	root := get(0)
-	if bad || len(b) != 0 || len(nodes) != len(slab) {
+	if failed || !r.Done() || len(nodes) != len(slab) {
 		return nil, errBadNodes
 	}
 	for i, a := range aliases {
