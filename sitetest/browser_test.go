@@ -269,6 +269,8 @@ type tab struct {
 	urls     map[network.RequestID]string
 	loads    map[network.RequestID]*loadRecord // type and (last) priority of each request
 	loadedAt float64                           // the page's load event (protocol monotonic time), 0 before it
+
+	netMethods []string // network emulation methods tried and their answers (emulate2G)
 }
 
 // loadRecord is one request's resource type and priority (the last one the

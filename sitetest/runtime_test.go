@@ -80,6 +80,8 @@ func TestRuntime(t *testing.T) {
 		{"RuntimeFailing", rs.testRuntimeFailing},
 		{"LoaderRetry", rs.testLoaderRetry},
 		{"LoaderRetryBounded", rs.testLoaderRetryBounded},
+		{"ChunkRetry", rs.testChunkRetry},
+		{"ChunkFailedAfterSwap", rs.testChunkFailedAfterSwap},
 		{"ResourcesMissing", rs.testResourcesMissing},
 		{"Screenshots", rs.testScreenshots},
 	} {
@@ -776,12 +778,7 @@ func (rs *runtimeSuite) testPrefetchOff(t *testing.T) {
 			on := true
 			tb.do(cdpDo(emulation.SetDataSaverOverride, emulation.SetDataSaverOverrideParams{DataSaverEnabled: &on}))
 		}},
-		{"2g", func(tb *tab) {
-			tb.do(cdpDo(network.OverrideNetworkState, network.OverrideNetworkStateParams{Latency: 1800, DownloadThroughput: 6000, UploadThroughput: 6000, ConnectionType: network.ConnectionTypeCellular2g}))
-			tb.t.Cleanup(func() {
-				chromedp.Do(tb.base, cdpDo(network.OverrideNetworkState, network.OverrideNetworkStateParams{DownloadThroughput: -1, UploadThroughput: -1}))
-			})
-		}},
+		{"2g", func(tb *tab) { emulate2G(tb) }},
 		{"bot", func(tb *tab) {
 			tb.do(cdpDo(emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"}))
 		}},
@@ -790,7 +787,30 @@ func (rs *runtimeSuite) testPrefetchOff(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			tb := rs.open(t, tabOptions{consent: "reject"})
 			c.setup(tb)
-			rs.load(tb, "", "/en/")
+			if c.name == "2g" {
+				// Every request waits out a 2G round trip: load with a
+				// budget for it, then lift the emulation (the runtime
+				// decided at start; what follows must not wait for it).
+				if _, err := chromedp.Run(tb.ctx, chromedp.NavigateResponse(rs.base+"/en/")); err != nil {
+					t.Fatal(err)
+				}
+				tb.waitJS(`document.documentElement.dataset.sgPrefetch`, 60*time.Second, "the runtime to start prefetch on a 2G network")
+				clearNetworkEmulation(tb)
+				if !hasEffectiveType(tb, "2g") {
+					// The browser applied neither method: the page is told
+					// of a 2G network by a stand-in for navigator.connection.
+					connectionStandIn(tb, "2g")
+					if _, err := chromedp.Run(tb.ctx, chromedp.NavigateResponse(rs.base+"/en/")); err != nil {
+						t.Fatal(err)
+					}
+					if !hasEffectiveType(tb, "2g") {
+						t.Fatal("precondition: the stand-in for navigator.connection does not say 2g")
+					}
+				}
+				tb.waitJS(`document.documentElement.dataset.sgBuild`, 10*time.Second, "the runtime to check the build")
+			} else {
+				rs.load(tb, "", "/en/")
+			}
 			if got := jsEval[string](tb, `document.documentElement.dataset.sgPrefetch`); got != "off" {
 				t.Fatalf("prefetch is %q, want off", got)
 			}
@@ -878,9 +898,15 @@ func (rs *runtimeSuite) testAfterNavigation(t *testing.T) {
 	jsEval[bool](tb, `(scrollTo(0, 0), true)`)
 	rs.clickTo(tb, "#demo-form", "", "")
 	tb.waitJS(`location.hash === '#demo-form' && Math.abs(document.getElementById('demo-form').getBoundingClientRect().top) < 150`, 5*time.Second, "the same-page hash link to scroll")
-	// (Scrolling may load lazy images and island code: not a page load.)
-	if got := append(rs.documents(m), paths(rs.srv.since(m, "/page-data/"))...); len(got) != 0 {
+	// No full load and no swap: no document, no page data of this page and
+	// no runtime navigation. (Scrolling may load lazy images and island
+	// code, and prefetch the page data of links that come into view: not a
+	// page load.)
+	if got := append(rs.documents(m), paths(rs.srv.since(m, "/page-data/en/about-us/contact/"))...); len(got) != 0 {
 		t.Errorf("a same-page hash link requested %v", got)
+	}
+	if n := jsEval[int](tb, `window.__rt.navs.length`); n != 1 {
+		t.Errorf("a same-page hash link made a runtime navigation: %d navigations, want 1", n)
 	}
 
 	// Polish pages announce in Polish.
