@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +15,7 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -165,9 +167,7 @@ func buildFlags(cmd *cobra.Command, o *build.Options) {
 			o.CacheDir = ""
 		}
 	}
-	if cmd.Name() != "serve" { // serve's --host is the interface it listens on
-		cmd.Flags().StringVar(&o.Host, "host", "", "the host that serves the output: "+strings.Join(config.HostNames, ", ")+" (default: site.yaml's host, else static)")
-	}
+	cmd.Flags().StringVar(&o.Host, "host", "", "the host that serves the output: "+strings.Join(config.HostNames, ", ")+" (default: site.yaml's host, else static)")
 	cmd.Flags().StringVar(&o.ImageCache, "image-cache", "", "folder of encoded images kept between builds (default sitegen/images in the user cache folder, never in the site)")
 }
 
@@ -371,7 +371,7 @@ func printReport(w io.Writer, rep *build.Report) {
 func newServe(stdout, stderr io.Writer) *cobra.Command {
 	var o build.Options
 	var port int
-	var host, formsDB string
+	var bind, formsDB string
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the site on localhost from memory, rebuilding what each edit affects",
@@ -414,14 +414,14 @@ build stays served. Nothing is written to disk.`,
 				return err
 			}
 			defer closeForms()
-			return srv.Serve(cmd.Context(), fmt.Sprintf("%s:%d", host, port), handler, func(url string) {
+			return srv.Serve(cmd.Context(), net.JoinHostPort(bind, strconv.Itoa(port)), handler, func(url string) {
 				fmt.Fprintf(stdout, "serving %s at %s (watching for changes; Ctrl+C to stop)\n", srv.Title(), url)
 			})
 		},
 	}
 	buildFlags(cmd, &o)
 	cmd.Flags().IntVarP(&port, "port", "p", 1313, "port to listen on")
-	cmd.Flags().StringVar(&host, "host", "127.0.0.1", "interface to listen on")
+	cmd.Flags().StringVar(&bind, "bind", "127.0.0.1", "the address to listen on (0.0.0.0: every interface)")
 	cmd.Flags().StringVar(&formsDB, "forms-db", "", "database of the form handler, for a site with one form (default: a SQLite file per form in the temporary folder)")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return cmd
