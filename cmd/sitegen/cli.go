@@ -57,7 +57,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return code
 	case exitStopped:
-		fmt.Fprintln(stderr, "sitegen: interrupted; the previous output is unchanged")
+		fmt.Fprintf(stderr, "sitegen: interrupted; %s\n", outputFate(err))
 		return code
 	case exitContent:
 		if !errors.As(err, new(checkFailed)) { // a check printed its findings
@@ -96,6 +96,32 @@ type noBuild struct {
 func (e noBuild) Error() string { return e.err.Error() }
 func (e noBuild) Unwrap() error { return e.err }
 
+// buildFailed is the error of a build into a folder: whether the folder
+// held an output before, so the summary says what became of it.
+type buildFailed struct {
+	err       error
+	out       string
+	hadOutput bool
+}
+
+func (e buildFailed) Error() string { return e.err.Error() }
+func (e buildFailed) Unwrap() error { return e.err }
+
+// outputFate says what a failed or stopped command left of its output: a
+// build into a folder that held one left it unchanged; a first build wrote
+// nothing; other commands (check, serve) write no output at all.
+func outputFate(err error) string {
+	var bf buildFailed
+	switch {
+	case !errors.As(err, &bf):
+		return "nothing was written"
+	case bf.hadOutput:
+		return "the previous output is unchanged"
+	default:
+		return "nothing was written (there was no previous output in " + bf.out + ")"
+	}
+}
+
 func printErr(w io.Writer, err error) {
 	var list diag.List
 	var d diag.Diagnostic
@@ -125,7 +151,7 @@ func printErr(w io.Writer, err error) {
 		fmt.Fprintf(w, "sitegen: %s has %s\n", nb.what, errs)
 		return
 	}
-	fmt.Fprintf(w, "sitegen: build failed with %s; the previous output is unchanged\n", errs)
+	fmt.Fprintf(w, "sitegen: build failed with %s; %s\n", errs, outputFate(err))
 }
 
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
@@ -256,9 +282,10 @@ func newBuild(stdout, stderr io.Writer) *cobra.Command {
 				o.AfterWrite = func() error { return writeHeapProfile(memprofile) }
 			}
 			o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+			_, statErr := os.Lstat(o.Out)
 			rep, err := runStoppable(cmd.Context(), o)
 			if err != nil {
-				return err
+				return buildFailed{err: err, out: o.Out, hadOutput: statErr == nil}
 			}
 			printReport(stdout, rep)
 			return nil
