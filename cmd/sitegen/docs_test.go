@@ -15,6 +15,8 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"sitegen/pkg/config"
+	"sitegen/pkg/formschema"
+	"sitegen/pkg/render"
 	"sitegen/pkg/schema"
 )
 
@@ -304,5 +306,69 @@ func TestDocsStarter(t *testing.T) {
 	})
 	if err != nil || pages < 8 {
 		t.Fatalf("%d pages: %v", pages, err)
+	}
+}
+
+// TestDocsLayoutContext: the table "What a layout gets" of
+// docs/templates.md names every exported field of the page context
+// (render.PageContext, its .Site and .Page), and none it does not have.
+func TestDocsLayoutContext(t *testing.T) {
+	md, err := os.ReadFile("../../docs/templates.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(md), "\n## What a layout gets\n")
+	if !ok {
+		t.Fatal(`docs/templates.md has no "## What a layout gets" section`)
+	}
+	table, _, _ = strings.Cut(table, "\nA section template")
+	documented := map[string]bool{}
+	for _, row := range regexp.MustCompile("(?m)^\\| (.*?) \\|").FindAllStringSubmatch(table, -1) {
+		for _, code := range regexp.MustCompile("`([^`]*)`").FindAllStringSubmatch(row[1], -1) {
+			for _, f := range strings.Fields(code[1]) {
+				documented[f] = true
+			}
+		}
+	}
+	var want []string
+	fields := func(prefix string, typ reflect.Type) {
+		for i := 0; i < typ.NumField(); i++ {
+			if f := typ.Field(i); f.IsExported() && f.Name != "Site" && f.Name != "Page" {
+				want = append(want, prefix+f.Name)
+			}
+		}
+	}
+	fields(".", reflect.TypeOf(render.PageContext{}))
+	fields(".Site.", reflect.TypeOf(render.SiteInfo{}))
+	fields(".Page.", reflect.TypeOf(render.PageInfo{}))
+	for _, f := range want {
+		if !documented[f] {
+			t.Errorf("docs/templates.md's \"What a layout gets\" does not list %s", f)
+		}
+		delete(documented, f)
+	}
+	for f := range documented {
+		if regexp.MustCompile(`^\.(Site|Page)\.[A-Z]\w*$`).MatchString(f) {
+			t.Errorf("docs/templates.md's \"What a layout gets\" lists %s, which a layout does not get", f)
+		}
+	}
+}
+
+// TestDocsFormStrings: docs/forms.md lists every UI string key the build
+// copies into a form's schema for the handler's messages.
+func TestDocsFormStrings(t *testing.T) {
+	md, err := os.ReadFile("../../docs/forms.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(md), "\n## UI strings the handler needs\n")
+	if !ok {
+		t.Fatal(`docs/forms.md has no "## UI strings the handler needs" section`)
+	}
+	table, _, _ = strings.Cut(table, "\n## ")
+	for code, key := range formschema.MessageKeys {
+		if !strings.Contains(table, "| `"+key+"` |") {
+			t.Errorf("docs/forms.md does not list %s, the message of error code %s", key, code)
+		}
 	}
 }

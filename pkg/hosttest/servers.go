@@ -143,7 +143,7 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-// Nginx serves out with Debian's nginx and out/_nginx.conf, as README's
+// Nginx serves out with Debian's nginx and out/_nginx.conf, as docs/hosting.md's
 // server block says. It returns the base URL.
 func Nginx(t testing.TB, out string) string {
 	t.Helper()
