@@ -93,6 +93,9 @@ func Htaccess(version string, headers []HeaderRule, rs []route.Redirect, nf []No
 	for _, u := range privatePrefixes {
 		private = append(private, regexp.QuoteMeta(strings.TrimPrefix(u, "/"))+".*")
 	}
+	for _, u := range ownURLs(pages) {
+		private = append(private, regexp.QuoteMeta(strings.TrimPrefix(u, "/"))+`(index\.html)?`)
+	}
 	fmt.Fprintf(&b, "RewriteRule ^(%s)$ - [R=404,L]\n", strings.Join(private, "|"))
 	// Redirects: per-folder rules see the path without its leading slash;
 	// the rules list each path with and without its trailing slash.
