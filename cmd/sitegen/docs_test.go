@@ -214,7 +214,8 @@ func TestDocsFrontMatterKeys(t *testing.T) {
 // .gitignore keeps everything sitegen writes (the output, the kept tree,
 // .sitegen-data.schema.json) out of git; docs/getting-started.md: its CSP
 // allows its stylesheet by hash, without 'unsafe-inline'; its 404 and 500
-// pages carry noindex and no other page does; every page names a favicon
+// pages carry noindex and no other page does, and answer 404 at their own
+// URLs (docs/hosting.md); every page names a favicon
 // the build wrote; and sitegen check reports no error and no warning.
 func TestDocsStarter(t *testing.T) {
 	git, err := exec.LookPath("git")
@@ -271,6 +272,15 @@ func TestDocsStarter(t *testing.T) {
 	headers, err := os.ReadFile(filepath.Join(out, "_headers"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	redirects, err := os.ReadFile(filepath.Join(out, "_redirects"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{"/en/404/", "/en/500/", "/pl/404/", "/pl/500/"} {
+		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(u) + ` \S+ 404!$`).Match(redirects) {
+			t.Errorf("_redirects does not answer the error page %s with 404:\n%s", u, redirects)
+		}
 	}
 	csp := regexp.MustCompile(`Content-Security-Policy: (.*)`).FindSubmatch(headers)
 	styleSrc := regexp.MustCompile(`style-src ([^;]*)`).FindSubmatch(csp[1])
