@@ -11,7 +11,8 @@ import (
 )
 
 // TestHostsWebsite runs pkg/hosttest's suite on the website for every host:
-// served by nginx (its own host, site.yaml), Apache and Cloudflare's
+// served by nginx (its own host, site.yaml), Apache (under each
+// AllowOverride form of hosttest.ApacheOverrides) and Cloudflare's
 // wrangler pages dev, and read by Netlify's parsers.
 func TestHostsWebsite(t *testing.T) {
 	locales := []string{"/pl", "/en"}
@@ -31,7 +32,9 @@ func TestHostsWebsite(t *testing.T) {
 			switch host {
 			case output.HostApache:
 				s.ServerError = []string{"", "/pl", "/en"}
-				hosttest.Suite(t, hosttest.Apache(t, out), s)
+				for _, override := range hosttest.ApacheOverrides {
+					t.Run(override, func(t *testing.T) { hosttest.Suite(t, hosttest.Apache(t, out, override), s) })
+				}
 			case output.HostCloudflare:
 				hosttest.Suite(t, hosttest.Wrangler(t, out), s)
 			default:

@@ -17,7 +17,6 @@ import (
 func TestHosts(t *testing.T) {
 	servers := map[output.Host]func(testing.TB, string) string{
 		output.HostNginx:      hosttest.Nginx,
-		output.HostApache:     hosttest.Apache,
 		output.HostCloudflare: hosttest.Wrangler,
 	}
 	for _, host := range []output.Host{output.HostNginx, output.HostApache, output.HostCloudflare, output.HostNetlify} {
@@ -34,11 +33,16 @@ func TestHosts(t *testing.T) {
 			case output.HostApache:
 				site.ServerError = []string{"", "/pl", "/en", "/de"}
 			}
-			if host == output.HostNetlify {
+			switch host {
+			case output.HostNetlify:
 				hosttest.Netlify(t, site)
-				return
+			case output.HostApache: // under each AllowOverride form docs/hosting.md names
+				for _, override := range hosttest.ApacheOverrides {
+					t.Run(override, func(t *testing.T) { hosttest.Suite(t, hosttest.Apache(t, out, override), site) })
+				}
+			default:
+				hosttest.Suite(t, servers[host](t, out), site)
 			}
-			hosttest.Suite(t, servers[host](t, out), site)
 		})
 	}
 }

@@ -317,7 +317,7 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 	var errs diag.List
 	at := func(field string) diag.Pos { return yamlx.Pos(FileName, yamlx.Field(root, field)) }
 	if err := CheckHost(c.Host); err != nil {
-		errs.Add(diag.New(at("host"), "host: %v", err).WithHint("see README, \"Hosting\""))
+		errs.Add(diag.New(at("host"), "host: %v", err).WithHint("see docs/hosting.md"))
 	}
 	if c.BaseURL == "" {
 		// reported as a missing required field

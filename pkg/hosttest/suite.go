@@ -132,6 +132,18 @@ func Suite(t *testing.T, base string, site Site) {
 		}
 	})
 
+	t.Run("error pages", func(t *testing.T) {
+		urls := ErrorPageURLs(t, site.Out)
+		if len(urls) == 0 {
+			t.Fatal("no error page written at a URL of its own")
+		}
+		for _, u := range urls {
+			if res, _ := get(t, u); res.StatusCode != 404 {
+				t.Errorf("%s (an error page's own URL): %d, want 404", u, res.StatusCode)
+			}
+		}
+	})
+
 	t.Run("500", func(t *testing.T) {
 		for _, prefix := range site.ServerError {
 			want := read(t, strings.TrimPrefix(prefix+"/500.html", "/"))
@@ -231,4 +243,43 @@ func Suite(t *testing.T, base string, site Site) {
 			}
 		}
 	})
+}
+
+// ErrorPageURLs are the URLs at which the build wrote an error page as a
+// page of its own (the folder of an index.html with the bytes of a 404.html
+// or 500.html of the output: "/en/404/"), sorted.
+func ErrorPageURLs(t testing.TB, out string) []string {
+	t.Helper()
+	errorPages := map[string]bool{}
+	var index []string
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		switch d.Name() {
+		case "404.html", "500.html":
+			b, err := os.ReadFile(p)
+			errorPages[string(b)] = true
+			return err
+		case "index.html":
+			index = append(index, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var urls []string
+	for _, p := range index {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if errorPages[string(b)] {
+			rel, _ := filepath.Rel(out, filepath.Dir(p))
+			urls = append(urls, "/"+filepath.ToSlash(rel)+"/")
+		}
+	}
+	sort.Strings(urls)
+	return urls
 }

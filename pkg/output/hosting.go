@@ -2,6 +2,7 @@ package output
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -90,6 +91,11 @@ func Headers(rules []HeaderRule) []byte {
 type NotFound struct {
 	Prefix string // "/en"
 	Page   string // "/en/404.html"
+	// Own are the URLs of the error pages under Prefix ("/en/404/",
+	// "/en/500/"), where the build also writes them: every host that runs
+	// rules answers them 404 with Page, as it answers a miss, so an error
+	// page never answers 200.
+	Own []string
 }
 
 // RulePathError is a redirect or 404 path no hosting rule can carry safely.
@@ -183,6 +189,11 @@ func notFoundRules(nf []NotFound) ([]NotFound, error) {
 		if err := CheckRulePath(n.Page); err != nil {
 			return nil, err
 		}
+		for _, u := range n.Own {
+			if err := CheckRulePath(u); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return sorted, nil
 }
@@ -206,7 +217,7 @@ func Redirects(h Host, rs []route.Redirect, nf []NotFound) ([]byte, error) {
 		return nil, err
 	}
 	var b strings.Builder
-	for _, p := range privateRules(h) {
+	for _, p := range append(privateRules(h), ownURLs(pages)...) {
 		switch h {
 		case HostCloudflare:
 			fmt.Fprintf(&b, "%s %s 200\n", p, missingPath)
@@ -229,6 +240,16 @@ func Redirects(h Host, rs []route.Redirect, nf []NotFound) ([]byte, error) {
 		}
 	}
 	return []byte(b.String()), nil
+}
+
+// ownURLs are the error pages' own URLs (NotFound.Own), sorted.
+func ownURLs(pages []NotFound) []string {
+	var out []string
+	for _, n := range pages {
+		out = append(out, n.Own...)
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
 }
 
 // missingPath is a path no output holds (sitepath reserves /_sitegen):
@@ -339,6 +360,11 @@ func Nginx(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFo
 	}
 	for _, u := range Unpublished {
 		location("=", u, "return 404;")
+	}
+	for _, u := range ownURLs(pages) { // with the 404 page of their locale
+		body := append(notFoundLine(notFoundOf(u), notFoundOf("/")), "return 404;")
+		location("=", u, body...)
+		location("=", u+"index.html", body...)
 	}
 	for _, u := range privatePrefixes {
 		location("^~", u, "return 404;")

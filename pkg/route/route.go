@@ -15,6 +15,7 @@ import (
 	"sitegen/pkg/content"
 	"sitegen/pkg/diag"
 	"sitegen/pkg/sitepath"
+	"sitegen/pkg/yamlx"
 )
 
 // Entry is one page at one URL.
@@ -300,9 +301,20 @@ func (p *Plan) Resolve(lang, target string) (string, error) {
 	return "", diag.Diagnostic{Message: fmt.Sprintf("relative link %q", target), Hint: "use ref:<page-id>, an absolute path or a full URL"}
 }
 
+// suggest is the hint for an unknown page id: the locale that has it, or
+// the nearest id of lang's pages (a typo: "fed" for "feed").
 func (p *Plan) suggest(lang, id string) string {
 	for _, e := range p.Variants(id) {
 		return fmt.Sprintf("page %q exists only in %s", id, e.Lang)
+	}
+	ids := make([]string, 0, len(p.byID[lang]))
+	for known := range p.byID[lang] {
+		ids = append(ids, known)
+	}
+	sort.Strings(ids) // the same hint every run when two ids are as near
+	// A short id is near every other short id: at most one edit in three.
+	if c := yamlx.Closest(id, ids); c != "" && yamlx.Distance(id, c) <= max(1, len(id)/3) {
+		return fmt.Sprintf("did you mean %q?", c)
 	}
 	return "page ids are the id: fields of the Markdown files"
 }

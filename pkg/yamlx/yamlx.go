@@ -404,6 +404,9 @@ func isEmpty(v reflect.Value) bool {
 // "did you mean" of every diagnostic.
 func Closest(s string, candidates []string) string { return closest(s, candidates) }
 
+// Distance is the edit distance (Levenshtein) of a and b, ignoring case.
+func Distance(a, b string) int { return distance(strings.ToLower(a), strings.ToLower(b)) }
+
 func closest(s string, candidates []string) string {
 	best, bestD := "", 3
 	for _, c := range candidates {
