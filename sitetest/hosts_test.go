@@ -5,12 +5,12 @@ import (
 	"path/filepath"
 	"testing"
 
+	"sitegen/internal/hosttest"
 	"sitegen/pkg/build"
-	"sitegen/pkg/hosttest"
 	"sitegen/pkg/output"
 )
 
-// TestHostsWebsite runs pkg/hosttest's suite on the website for every host:
+// TestHostsWebsite runs internal/hosttest's suite on the website for every host:
 // served by nginx (its own host, site.yaml), Apache and Cloudflare's
 // wrangler pages dev, and read by Netlify's parsers.
 func TestHostsWebsite(t *testing.T) {

@@ -5,14 +5,14 @@ import (
 	"path/filepath"
 	"testing"
 
-	"sitegen/pkg/hosttest"
+	"sitegen/internal/hosttest"
 	"sitegen/pkg/output"
 )
 
 // TestHosts builds the fixture site for each host and serves it with that
 // host's own software (nginx, Apache, Cloudflare's wrangler pages dev), or
 // reads it with the host's own parsers (Netlify), running the one suite of
-// pkg/hosttest against each: redirects, 404 pages per locale, headers,
+// internal/hosttest against each: redirects, 404 pages per locale, headers,
 // slashes, private files.
 func TestHosts(t *testing.T) {
 	servers := map[output.Host]func(testing.TB, string) string{
