@@ -363,8 +363,9 @@ func (s *Site) worker() ([]byte, error) {
 // build hash.
 func (s *Site) offlinePages() map[string]string {
 	pages := map[string]string{}
+	id := s.Config.ServiceWorker.Offline
 	for _, l := range s.Config.Locales {
-		if e, ok := s.Plan.Lookup(l.Code, "offline"); ok && !e.Fallback {
+		if e, ok := s.Plan.Lookup(l.Code, id); ok && id != "" && !e.Fallback {
 			pages[l.Prefix] = e.URL
 		}
 	}
