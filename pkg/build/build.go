@@ -43,7 +43,7 @@ type Options struct {
 	Source  string // site root
 	Out     string // output directory
 	BaseURL string // overrides site.yaml's baseURL when set
-	Host    string // overrides site.yaml's host when set (config.HostNames)
+	Host    string // overrides site.yaml's host when set (output.HostNames)
 	Drafts  bool
 	// Date (YYYY-MM-DD) is the day announcements are judged against; empty
 	// means today. It is the only clock a build reads.

@@ -16,6 +16,7 @@ import (
 	"sitegen/pkg/esbuildcache"
 	"sitegen/pkg/i18n"
 	"sitegen/pkg/markdown"
+	"sitegen/pkg/output"
 	"sitegen/pkg/render"
 	"sitegen/pkg/route"
 	"sitegen/pkg/schema"
@@ -236,8 +237,12 @@ func siteConfig(fsys fs.FS, opts Options, errs *diag.List) (cfg *config.Config, 
 			cfg.BaseURL = b
 		}
 	}
+	if _, err := output.ParseHost(cfg.Host); err != nil {
+		errs.Add(diag.New(cfg.HostPos, "host: %v", err).WithHint("see docs/hosting.md"))
+		cfg.Host = ""
+	}
 	if opts.Host != "" {
-		if err := config.CheckHost(opts.Host); err != nil {
+		if _, err := output.ParseHost(opts.Host); err != nil {
 			errs.Addf(diag.Pos{}, "--host: %v", err)
 		} else {
 			cfg.Host = opts.Host

@@ -244,24 +244,14 @@ type ServiceWorker struct {
 // paramKeyRE is a key of analytics.params.
 var paramKeyRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,39}$`)
 
-// HostNames are the hosts a site can name (site.yaml host:, --host), the
-// default first; package output writes each one's rules.
-var HostNames = []string{"static", "netlify", "cloudflare", "nginx", "apache"}
-
-// CheckHost accepts a host name, or "" for the default.
-func CheckHost(s string) error {
-	if s == "" || slices.Contains(HostNames, s) {
-		return nil
-	}
-	return fmt.Errorf("unknown host %q (one of %s)", s, strings.Join(HostNames, ", "))
-}
-
 // Config is site.yaml.
 type Config struct {
 	BaseURL string `yaml:"baseURL" sg:"required"`
-	// Host is the software that serves the output (output.Hosts); the
-	// build writes the rule files it reads. Empty is "static".
+	// Host is the software that serves the output (output.Hosts, which
+	// the build checks the name against at HostPos); the build writes the
+	// rule files it reads. Empty is the default host.
 	Host        string            `yaml:"host"`
+	HostPos     diag.Pos          `yaml:"-"`
 	Title       string            `yaml:"title" sg:"required"`
 	Locales     []Locale          `yaml:"locales" sg:"required"`
 	LegacyPaths map[string]string `yaml:"legacyPaths"`
@@ -350,9 +340,7 @@ func Parse(src []byte) (*Config, error) {
 func (c *Config) validate(root *yaml.Node) diag.List {
 	var errs diag.List
 	at := func(field string) diag.Pos { return yamlx.Pos(FileName, yamlx.Field(root, field)) }
-	if err := CheckHost(c.Host); err != nil {
-		errs.Add(diag.New(at("host"), "host: %v", err).WithHint("see README, \"Hosting\""))
-	}
+	c.HostPos = at("host")
 	if c.BaseURL == "" {
 		// reported as a missing required field
 	} else if b, err := CheckBaseURL(c.BaseURL); err != nil {

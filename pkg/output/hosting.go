@@ -47,9 +47,11 @@ func HeaderRules(csp CSP) []HeaderRule {
 	}
 }
 
-// Unpublished are files of the output tree that are instructions for the
-// host, not pages: no host (nor the dev server) serves them.
-var Unpublished = []string{"/_headers", "/_redirects", "/" + NginxName, "/" + HtaccessName, "/" + ManifestName}
+// HtaccessName is Apache's per-folder configuration file.
+const HtaccessName = sitepath.Htaccess
+
+// sitepathForms is the folder of the form handlers' schemas.
+const sitepathForms = sitepath.Forms
 
 // NginxName is the nginx snippet in the output root.
 const NginxName = sitepath.Nginx
@@ -187,16 +189,43 @@ func notFoundRules(nf []NotFound) ([]NotFound, error) {
 	return sorted, nil
 }
 
-// Redirects returns the _redirects file of Netlify or Cloudflare Pages.
-//
-// First the private files: Netlify answers them 404 with a forced rule
-// ("404!": a rule without "!" never applies to an existing file); Cloudflare
-// Pages accepts no 404 status, so they are rewritten (200) to a path that
-// does not exist, which it answers 404. Then a 301 per alias (both hosts
-// keep the query string). Netlify then gets each locale's 404 page for the
-// unknown paths under its prefix, the site's 404 page last; Cloudflare
-// finds the nearest 404.html by itself and would reject those lines.
-func Redirects(h Host, rs []route.Redirect, nf []NotFound) ([]byte, error) {
+// redirectsDialect is how a host reads _redirects.
+type redirectsDialect struct {
+	// hidePrivate is how a private path is hidden: "404!" answers the 404
+	// page, forced (Netlify: a rule without "!" never applies to an
+	// existing file); "200" rewrites it to a path that does not exist
+	// (Cloudflare Pages accepts no 404 status and answers that 404).
+	hidePrivate string
+	// redirect is an alias's status: "301!" where an alias may be an
+	// existing file (/en/index is /en/index.html, the home page itself).
+	redirect string
+	// notFoundRules adds each locale's 404 page for the unknown paths
+	// under its prefix, the site's last (Cloudflare finds the nearest
+	// 404.html by itself and would reject those lines).
+	notFoundRules bool
+}
+
+// redirectsAndHeaders makes the _redirects and _headers of a host that
+// reads them.
+type redirectsAndHeaders struct{}
+
+func (redirectsAndHeaders) Make(h *Host, in HostInput) (map[string][]byte, error) {
+	red, err := Redirects(h, in.Redirects, in.NotFound)
+	if err != nil {
+		return nil, err
+	}
+	return map[string][]byte{sitepath.Redirects: red, sitepath.Headers: Headers(in.Headers)}, nil
+}
+
+// Redirects returns the _redirects file of host h (which reads one): first
+// the private files, hidden as the host's dialect says, then a 301 per
+// alias (the hosts keep the query string), then the 404 pages where the
+// host needs rules for them.
+func Redirects(h *Host, rs []route.Redirect, nf []NotFound) ([]byte, error) {
+	d := h.redirects
+	if d == nil {
+		return nil, fmt.Errorf("host %s reads no _redirects", h.Name)
+	}
 	rules, err := redirectRules(rs)
 	if err != nil {
 		return nil, err
@@ -207,23 +236,16 @@ func Redirects(h Host, rs []route.Redirect, nf []NotFound) ([]byte, error) {
 	}
 	var b strings.Builder
 	for _, p := range privateRules(h) {
-		switch h {
-		case HostCloudflare:
+		if d.hidePrivate == "200" {
 			fmt.Fprintf(&b, "%s %s 200\n", p, missingPath)
-		default:
-			fmt.Fprintf(&b, "%s %s 404!\n", p, notFoundOf(pages, p))
+		} else {
+			fmt.Fprintf(&b, "%s %s %s\n", p, notFoundOf(pages, p), d.hidePrivate)
 		}
 	}
-	// Netlify serves an existing file before a rule without "!", and some
-	// aliases have one: /en/index is /en/index.html, the home page itself.
-	status := "301"
-	if h == HostNetlify {
-		status = "301!"
-	}
 	for _, r := range rules {
-		fmt.Fprintf(&b, "%s %s %s\n", r[0], r[1], status)
+		fmt.Fprintf(&b, "%s %s %s\n", r[0], r[1], d.redirect)
 	}
-	if h != HostCloudflare {
+	if d.notFoundRules {
 		for _, n := range pages {
 			fmt.Fprintf(&b, "%s/* %s 404\n", n.Prefix, n.Page)
 		}
@@ -337,7 +359,7 @@ func Nginx(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFo
 		}
 		b.WriteString("}\n")
 	}
-	for _, u := range Unpublished {
+	for _, u := range Unpublished() {
 		location("=", u, "return 404;")
 	}
 	for _, u := range privatePrefixes {
