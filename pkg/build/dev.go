@@ -87,6 +87,9 @@ type devState struct {
 	assets     *assets.Result
 	bundle     *islands.Bundle
 	staticsGen int
+	// wide are the site-wide files siteFiles laid out (and the picture
+	// variants Dev.Pictures added), by output path.
+	wide map[string]bool
 }
 
 // DevResult is what an update did.

@@ -115,7 +115,7 @@ func (d *Dev) renderSite(ctx context.Context, site *Site, sigs map[string]pageSi
 			}
 		}
 		sort.Strings(res.Removed)
-		res.Changed, err = d.patch(ctx, st, prev, todo, res.Removed, changed)
+		res.Changed, err = d.patch(ctx, st, prev, todo, res.Removed)
 	}
 	if err != nil {
 		return nil, nil, err
