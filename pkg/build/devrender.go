@@ -60,7 +60,7 @@ func (d *Dev) renderWith(ctx context.Context, changed map[string]bool, prev *dev
 		site.Renderer.Rebind(ropts)
 	}
 	if errs.Merge(site.validate(errs)); len(errs) > 0 {
-		return nil, nil, errs.Sort().Err()
+		return nil, nil, errs.Err()
 	}
 	plan := site.Plan
 	sigs := sigsOf(plan)
