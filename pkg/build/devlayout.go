@@ -172,8 +172,6 @@ func changedFiles(a, b map[string][]byte) []string {
 	return out
 }
 
-func sameRedirect(a, b route.Redirect) bool { return a.From == b.From && a.To == b.To }
-
 // static returns the bytes of a static file (site path), cached.
 func (d *Dev) static(p string) ([]byte, error) {
 	if b, ok := d.staticCache[p]; ok {

@@ -348,48 +348,7 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 	} else {
 		c.BaseURL = b
 	}
-	defaults := 0
-	codes := map[string]bool{}
-	prefixes := map[string]bool{}
-	for i := range c.Locales {
-		l := &c.Locales[i]
-		pos := yamlx.Pos(FileName, yamlx.Index(yamlx.Field(root, "locales"), i))
-		if l.Default {
-			defaults++
-		}
-		if codes[l.Code] {
-			errs.Addf(pos, "locale %q is declared twice", l.Code)
-		}
-		codes[l.Code] = true
-		if !strings.HasPrefix(l.Prefix, "/") || l.Prefix == "/" || strings.HasSuffix(l.Prefix, "/") || strings.Count(l.Prefix, "/") != 1 {
-			errs.Add(diag.New(pos, "locale %q: prefix %q must be one path segment like /%s", l.Code, l.Prefix, l.Code))
-		}
-		if g := sitepath.Reserved(l.Prefix, nil); g != "" {
-			errs.Addf(pos, "locale %q: prefix %q is the generated %s", l.Code, l.Prefix, g)
-		}
-		if prefixes[l.Prefix] {
-			errs.Addf(pos, "locale %q: prefix %q is used by another locale", l.Code, l.Prefix)
-		}
-		prefixes[l.Prefix] = true
-	}
-	// A locale declared twice is reported once; the later copies are
-	// dropped, so the build does not read that locale's content twice and
-	// report every page of it as a duplicate.
-	seenCode := map[string]bool{}
-	kept := c.Locales[:0]
-	for _, l := range c.Locales {
-		if !seenCode[l.Code] {
-			seenCode[l.Code] = true
-			kept = append(kept, l)
-		}
-	}
-	c.Locales = kept
-	if len(c.Locales) == 0 && yamlx.Field(root, "locales") != nil {
-		errs.Add(diag.New(at("locales"), "the site needs at least one locale"))
-	}
-	if len(c.Locales) > 0 && defaults != 1 {
-		errs.Add(diag.New(at("locales"), "exactly one locale must be marked default: true, found %d", defaults))
-	}
+	errs.Merge(c.validateLocales(root))
 	switch c.Islands.Library {
 	case "":
 		c.Islands.Library = "preact"
@@ -453,6 +412,56 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 		if err := sitepath.Check(k); err != nil || path.Clean(k) != k {
 			errs.Add(diag.New(c.LegacyPos[k], "legacy path %q must be a clean absolute path", k).WithHint("like /contact"))
 		}
+	}
+	return errs
+}
+
+// validateLocales checks the locales (codes, prefixes, one default) and
+// drops the later copies of a locale declared twice.
+func (c *Config) validateLocales(root *yaml.Node) diag.List {
+	var errs diag.List
+	at := func(field string) diag.Pos { return yamlx.Pos(FileName, yamlx.Field(root, field)) }
+	defaults := 0
+	codes := map[string]bool{}
+	prefixes := map[string]bool{}
+	for i := range c.Locales {
+		l := &c.Locales[i]
+		pos := yamlx.Pos(FileName, yamlx.Index(yamlx.Field(root, "locales"), i))
+		if l.Default {
+			defaults++
+		}
+		if codes[l.Code] {
+			errs.Addf(pos, "locale %q is declared twice", l.Code)
+		}
+		codes[l.Code] = true
+		if !strings.HasPrefix(l.Prefix, "/") || l.Prefix == "/" || strings.HasSuffix(l.Prefix, "/") || strings.Count(l.Prefix, "/") != 1 {
+			errs.Add(diag.New(pos, "locale %q: prefix %q must be one path segment like /%s", l.Code, l.Prefix, l.Code))
+		}
+		if g := sitepath.Reserved(l.Prefix, nil); g != "" {
+			errs.Addf(pos, "locale %q: prefix %q is the generated %s", l.Code, l.Prefix, g)
+		}
+		if prefixes[l.Prefix] {
+			errs.Addf(pos, "locale %q: prefix %q is used by another locale", l.Code, l.Prefix)
+		}
+		prefixes[l.Prefix] = true
+	}
+	// A locale declared twice is reported once; the later copies are
+	// dropped, so the build does not read that locale's content twice and
+	// report every page of it as a duplicate.
+	seenCode := map[string]bool{}
+	kept := c.Locales[:0]
+	for _, l := range c.Locales {
+		if !seenCode[l.Code] {
+			seenCode[l.Code] = true
+			kept = append(kept, l)
+		}
+	}
+	c.Locales = kept
+	if len(c.Locales) == 0 && yamlx.Field(root, "locales") != nil {
+		errs.Add(diag.New(at("locales"), "the site needs at least one locale"))
+	}
+	if len(c.Locales) > 0 && defaults != 1 {
+		errs.Add(diag.New(at("locales"), "exactly one locale must be marked default: true, found %d", defaults))
 	}
 	return errs
 }

@@ -277,49 +277,10 @@ func Nginx(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFo
 	if err != nil {
 		return nil, err
 	}
-	notFoundOf := func(p string) string {
-		for _, n := range pages {
-			if n.Prefix == "" || p == n.Prefix || strings.HasPrefix(p, n.Prefix+"/") {
-				return n.Page
-			}
-		}
-		return ""
-	}
-	serverErrorOf := func(p string) string {
-		for _, n := range errPages {
-			if n.Prefix == "" || p == n.Prefix || strings.HasPrefix(p, n.Prefix+"/") {
-				return n.Page
-			}
-		}
-		return ""
-	}
-
-	// headersOf is what HeaderRules set on every path a location matches:
-	// for an exact location its path; for a prefix location ("/en/") the
-	// rules whose prefix covers it.
-	// A path no rule gives a Cache-Control (the pages) gets Revalidate:
-	// without it nginx sends none, and browsers cache HTML heuristically.
-	headersOf := func(match, p string) []Header {
-		var hs []Header
-		for _, r := range headers {
-			prefix, splat := strings.CutSuffix(r.Pattern, "*")
-			if match == "=" && r.Matches(p) || match != "=" && splat && strings.HasPrefix(p, prefix) {
-				hs = append(hs, r.Headers...)
-			}
-		}
-		return withCacheControl(hs)
-	}
-	writeHeaders := func(b *strings.Builder, indent string, hs []Header) {
-		for _, h := range hs {
-			// Security headers go on every response; cache rules only on
-			// successful ones (a 404 must not be cached for a year).
-			always := " always"
-			if strings.EqualFold(h.Name, "Cache-Control") {
-				always = ""
-			}
-			fmt.Fprintf(b, "%sadd_header %s \"%s\"%s;\n", indent, h.Name, h.Value, always)
-		}
-	}
+	notFoundOf := func(p string) string { return pageFor(pages, p) }
+	serverErrorOf := func(p string) string { return pageFor(errPages, p) }
+	headersOf := func(match, p string) []Header { return nginxHeaders(headers, match, p) }
+	writeHeaders := writeNginxHeaders
 	serverHeaders := headersOf("", "/")
 
 	var b strings.Builder
@@ -394,6 +355,46 @@ func Nginx(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFo
 		return nil, dup
 	}
 	return []byte(b.String()), nil
+}
+
+// pageFor is the error page of path p among pages (sorted longest prefix
+// first), or "".
+func pageFor(pages []NotFound, p string) string {
+	for _, n := range pages {
+		if n.Prefix == "" || p == n.Prefix || strings.HasPrefix(p, n.Prefix+"/") {
+			return n.Page
+		}
+	}
+	return ""
+}
+
+// nginxHeaders is what HeaderRules set on every path an nginx location
+// matches: for an exact location its path; for a prefix location ("/en/")
+// the rules whose prefix covers it. A path no rule gives a Cache-Control
+// (the pages) gets Revalidate: without it nginx sends none, and browsers
+// cache HTML heuristically.
+func nginxHeaders(headers []HeaderRule, match, p string) []Header {
+	var hs []Header
+	for _, r := range headers {
+		prefix, splat := strings.CutSuffix(r.Pattern, "*")
+		if match == "=" && r.Matches(p) || match != "=" && splat && strings.HasPrefix(p, prefix) {
+			hs = append(hs, r.Headers...)
+		}
+	}
+	return withCacheControl(hs)
+}
+
+// writeNginxHeaders writes add_header lines: security headers on every
+// response, cache rules only on successful ones (a 404 must not be cached
+// for a year).
+func writeNginxHeaders(b *strings.Builder, indent string, hs []Header) {
+	for _, h := range hs {
+		always := " always"
+		if strings.EqualFold(h.Name, "Cache-Control") {
+			always = ""
+		}
+		fmt.Fprintf(b, "%sadd_header %s \"%s\"%s;\n", indent, h.Name, h.Value, always)
+	}
 }
 
 // checkedRules checks and orders what a server's rule file is made of: the

@@ -161,30 +161,35 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 			p.addRedirect(&errs, Redirect{From: dirURL(a.Path), To: e.URL, Pos: a.Pos})
 		}
 	}
-	// Legacy short paths redirect to the default locale's page.
-	legacyKeys := make([]string, 0, len(cfg.LegacyPaths))
-	for k := range cfg.LegacyPaths {
-		legacyKeys = append(legacyKeys, k)
-	}
-	sort.Strings(legacyKeys)
-	for _, k := range legacyKeys {
-		id := cfg.LegacyPaths[k]
-		e, ok := p.byID[def.Code][id]
-		if !ok {
-			errs.Add(diag.New(cfg.LegacyPos[k], "legacy path %s names page id %q, which does not exist", k, id))
-			continue
-		}
-		p.addRedirect(&errs, Redirect{From: dirURL(k), To: e.URL, Pos: cfg.LegacyPos[k]})
-	}
+	p.addLegacy(&errs, cfg)
 	if id := cfg.ServiceWorker.Offline; id != "" {
 		if _, ok := p.byID[def.Code][id]; !ok {
 			errs.Add(diag.New(cfg.ServiceWorker.OfflinePos, "serviceWorker.offlinePage names page id %q, which does not exist", id).
-				WithHint("add the page to content/%s/, or leave offline out when the site has no offline page", def.Code))
+				WithHint("add the page to content/%s/, or leave offlinePage out when the site has no offline page", def.Code))
 		}
 	}
 	sort.Slice(p.Entries, func(i, j int) bool { return p.Entries[i].URL < p.Entries[j].URL })
 	sort.Slice(p.Redirects, func(i, j int) bool { return p.Redirects[i].From < p.Redirects[j].From })
 	return p, errs.Err()
+}
+
+// addLegacy adds site.yaml's legacy short paths: each redirects to the
+// default locale's page of its id.
+func (p *Plan) addLegacy(errs *diag.List, cfg *config.Config) {
+	keys := make([]string, 0, len(cfg.LegacyPaths))
+	for k := range cfg.LegacyPaths {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		id := cfg.LegacyPaths[k]
+		e, ok := p.byID[p.Default.Code][id]
+		if !ok {
+			errs.Add(diag.New(cfg.LegacyPos[k], "legacy path %s names page id %q, which does not exist", k, id))
+			continue
+		}
+		p.addRedirect(errs, Redirect{From: dirURL(k), To: e.URL, Pos: cfg.LegacyPos[k]})
+	}
 }
 
 func (p *Plan) addRedirect(errs *diag.List, r Redirect) {
