@@ -18,7 +18,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 setup: node_modules/.package-lock.json
 
-# The hosts' own software for the hosting tests (pkg/hosttest): Cloudflare's
+# The hosts' own software for the hosting tests (internal/hosttest): Cloudflare's
 # wrangler and Netlify's rule parsers, pinned in tools/hosts. Not needed to
 # build or serve a site.
 tools/hosts/node_modules/.package-lock.json: tools/hosts/package.json tools/hosts/package-lock.json

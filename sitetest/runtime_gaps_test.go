@@ -123,8 +123,11 @@ func (rs *runtimeSuite) testChunkFailedAfterSwap(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if n := len(rs.srv.since(m, "/islands/DemoForm-")); n != 10 {
-		t.Errorf("before the full load the island's code was asked %d times, want 10", n)
+	// Ten attempts, and the swap's own preload of the page's modules: a
+	// browser that keeps a failed module in its map (Chromium 150) answers
+	// the first attempt from it, one that does not (156) asks again.
+	if n := len(rs.srv.since(m, "/islands/DemoForm-")); n != 10 && n != 11 {
+		t.Errorf("before the full load the island's code was asked %d times, want 10 attempts (and the swap's preload)", n)
 	}
 	if docs := rs.documents(m); docs[0] != "/en/about-us/contact/" {
 		t.Errorf("the full load went to %v, want /en/about-us/contact/", docs)

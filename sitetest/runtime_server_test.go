@@ -234,9 +234,10 @@ func (ts *tagStandIn) port() string {
 // analyticsConfig is appended to site.yaml for the analytics build.
 const analyticsConfig = `
 analytics:
-  tagManager: GTM-TEST123
-  measurementId: G-TEST12345
-  scriptOrigin: https://www.googletagmanager.com
+  scripts:
+    - https://www.googletagmanager.com/gtm.js?id=GTM-TEST123
+    - https://www.googletagmanager.com/gtag/js?id=G-TEST12345
+  params: {gtm: GTM-TEST123, ga: G-TEST12345}
   dataOrigins: [https://*.google-analytics.com, https://*.analytics.google.com]
 `
 

@@ -193,7 +193,7 @@ func buildFlags(cmd *cobra.Command, o *build.Options) {
 			o.CacheDir = ""
 		}
 	}
-	cmd.Flags().StringVar(&o.Host, "host", "", "the host that serves the output: "+strings.Join(config.HostNames, ", ")+" (default: site.yaml's host, else static)")
+	cmd.Flags().StringVar(&o.Host, "host", "", "the host that serves the output: "+strings.Join(output.HostNames(), ", ")+" (default: site.yaml's host, else static)")
 	cmd.Flags().StringVar(&o.ImageCache, "image-cache", "", "folder of encoded images kept between builds (default sitegen/images in the user cache folder, never in the site)")
 }
 
@@ -216,7 +216,7 @@ func checkOpts(o *build.Options, args []string) error {
 			return usageError{fmt.Errorf("--base-url %v", err)}
 		}
 	}
-	if err := config.CheckHost(o.Host); err != nil {
+	if _, err := output.ParseHost(o.Host); err != nil {
 		return usageError{fmt.Errorf("--host: %v", err)}
 	}
 	for _, c := range []struct{ flag, dir string }{{"--cache-dir", o.CacheDir}, {"--image-cache", o.ImageCache}} {

@@ -371,14 +371,19 @@ func TestDocsFormStrings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, table, ok := strings.Cut(string(md), "\n## UI strings the handler needs\n")
+	_, table, ok := strings.Cut(string(md), "\n## The handler's texts\n")
 	if !ok {
-		t.Fatal(`docs/forms.md has no "## UI strings the handler needs" section`)
+		t.Fatal(`docs/forms.md has no "## The handler's texts" section`)
 	}
 	table, _, _ = strings.Cut(table, "\n## ")
 	for code, key := range formschema.MessageKeys {
 		if !strings.Contains(table, "| `"+key+"` |") {
 			t.Errorf("docs/forms.md does not list %s, the message of error code %s", key, code)
+		}
+	}
+	for key, text := range formschema.Defaults["en"] {
+		if !strings.Contains(table, "| `"+key+"` |") || !strings.Contains(table, "| "+text+" |") {
+			t.Errorf("docs/forms.md does not list %s with the engine's English %q", key, text)
 		}
 	}
 }

@@ -87,8 +87,8 @@ func (s *Site) redirectPages(emit func(name string, b []byte)) error {
 }
 
 // host is the software that serves the output (site.yaml's host, or
-// --host); config.Parse and the flag checked its name.
-func (s *Site) host() output.Host {
+// --host); loading the config checked its name.
+func (s *Site) host() *output.Host {
 	h, err := output.ParseHost(s.Config.Host)
 	if err != nil {
 		return output.DefaultHost

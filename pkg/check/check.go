@@ -145,13 +145,13 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if root == "" {
 		root = "."
 	}
-	c := &checker{site: dev.Site(), out: res.Out, root: root, pages: map[string]*page{}, sources: map[string][]string{}, seen: map[diag.Diagnostic]bool{}}
+	c := &checker{site: dev.Checked(), out: res.Out, root: root, pages: map[string]*page{}, sources: map[string][]string{}, seen: map[diag.Diagnostic]bool{}}
 	c.run(ctx, opts.External)
 	return c.report(), nil
 }
 
 type checker struct {
-	site    *build.Site
+	site    *build.Checked
 	out     map[string][]byte
 	root    string
 	pages   map[string]*page // by output path
@@ -542,7 +542,7 @@ func (c *checker) checkMissing() {
 		c.add(diag.Diagnostic{Pos: pos, Severity: diag.Warning, Kind: KindMissingPage,
 			Message: fmt.Sprintf("page %q has no %s version; %s shows the %s one", f.ID, f.Lang, f.Lang, def)})
 	}
-	for _, m := range c.site.Catalog.Misses() {
+	for _, m := range c.site.StringMisses {
 		file := "content/" + m.Lang + "/i18n.yaml"
 		if m.Found {
 			c.add(diag.Diagnostic{Pos: diag.Pos{File: file}, Severity: diag.Warning, Kind: KindMissingStr,
@@ -552,7 +552,7 @@ func (c *checker) checkMissing() {
 				Message: fmt.Sprintf("UI string %q is in no locale; pages show the key or the template's default", m.Key)})
 		}
 	}
-	for _, d := range c.site.Renderer.DataFallbacks() {
+	for _, d := range c.site.DataFallbacks {
 		c.add(diag.Diagnostic{Pos: diag.Pos{File: "content/" + d[0] + "/data"}, Severity: diag.Warning, Kind: KindMissingData,
 			Message: fmt.Sprintf("data set %q is missing in %s; pages show the %s one", d[1], d[0], def)})
 	}

@@ -87,7 +87,7 @@ func Htaccess(version string, headers []HeaderRule, rs []route.Redirect, nf []No
 	// Private files answer 404 (the server's own configuration usually
 	// forbids .ht* files before this file is read: 403).
 	var private []string
-	for _, u := range Unpublished {
+	for _, u := range Unpublished() {
 		private = append(private, regexp.QuoteMeta(strings.TrimPrefix(u, "/")))
 	}
 	for _, u := range privatePrefixes {

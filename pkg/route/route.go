@@ -31,8 +31,10 @@ type Entry struct {
 	// Fallback is true when the page is shown from the default locale because
 	// this locale lacks it.
 	Fallback bool
-	// Root is true for "/", the default locale's home shown at the site root.
-	Root bool
+	// Home is true for a locale's home page: the page with the empty slug,
+	// at the locale's prefix. Root is true for "/", the default locale's
+	// home shown at the site root.
+	Home, Root bool
 	// Error is true for the site's error pages (site.yaml errorPages),
 	// NotFound for the one served for unknown paths.
 	Error, NotFound bool
@@ -147,8 +149,8 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 			p.Fallbacks = append(p.Fallbacks, Fallback{Lang: l.Code, ID: id, From: defPages[id].File})
 		}
 	}
-	if home, ok := p.byID[def.Code]["home"]; ok {
-		add(&Entry{ID: home.ID, Lang: def.Code, Page: home.Page, URL: "/", PageData: "index", Root: true})
+	if home, ok := p.Home(def.Code); ok {
+		add(&Entry{ID: home.ID, Lang: def.Code, Page: home.Page, URL: "/", PageData: "index", Home: true, Root: true})
 	}
 
 	// Aliases, from pages in the locale they were written in.
@@ -160,24 +162,35 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 			p.addRedirect(&errs, Redirect{From: dirURL(a.Path), To: e.URL, Pos: a.Pos})
 		}
 	}
-	// Legacy short paths redirect to the default locale's page.
-	legacyKeys := make([]string, 0, len(cfg.LegacyPaths))
-	for k := range cfg.LegacyPaths {
-		legacyKeys = append(legacyKeys, k)
-	}
-	sort.Strings(legacyKeys)
-	for _, k := range legacyKeys {
-		id := cfg.LegacyPaths[k]
-		e, ok := p.byID[def.Code][id]
-		if !ok {
-			errs.Add(diag.New(cfg.LegacyPos[k], "legacy path %s names page id %q, which does not exist", k, id))
-			continue
+	p.addLegacy(&errs, cfg)
+	if id := cfg.ServiceWorker.Offline; id != "" {
+		if _, ok := p.byID[def.Code][id]; !ok {
+			errs.Add(diag.New(cfg.ServiceWorker.OfflinePos, "serviceWorker.offlinePage names page id %q, which does not exist", id).
+				WithHint("add the page to content/%s/, or leave offlinePage out when the site has no offline page", def.Code))
 		}
-		p.addRedirect(&errs, Redirect{From: dirURL(k), To: e.URL, Pos: cfg.LegacyPos[k]})
 	}
 	sort.Slice(p.Entries, func(i, j int) bool { return p.Entries[i].URL < p.Entries[j].URL })
 	sort.Slice(p.Redirects, func(i, j int) bool { return p.Redirects[i].From < p.Redirects[j].From })
 	return p, errs.Err()
+}
+
+// addLegacy adds site.yaml's legacy short paths: each redirects to the
+// default locale's page of its id.
+func (p *Plan) addLegacy(errs *diag.List, cfg *config.Config) {
+	keys := make([]string, 0, len(cfg.LegacyPaths))
+	for k := range cfg.LegacyPaths {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		id := cfg.LegacyPaths[k]
+		e, ok := p.byID[p.Default.Code][id]
+		if !ok {
+			errs.Add(diag.New(cfg.LegacyPos[k], "legacy path %s names page id %q, which does not exist", k, id))
+			continue
+		}
+		p.addRedirect(errs, Redirect{From: dirURL(k), To: e.URL, Pos: cfg.LegacyPos[k]})
+	}
 }
 
 func (p *Plan) addRedirect(errs *diag.List, r Redirect) {
@@ -211,7 +224,7 @@ func newEntry(l config.Locale, pg *content.Page, fallback bool) *Entry {
 	if pg.Path() != "" {
 		url += pg.Path() + "/"
 	}
-	return &Entry{ID: pg.ID, Lang: l.Code, Page: pg, URL: url, PageData: strings.Trim(url, "/"), Fallback: fallback}
+	return &Entry{ID: pg.ID, Lang: l.Code, Page: pg, URL: url, PageData: strings.Trim(url, "/"), Fallback: fallback, Home: pg.Path() == ""}
 }
 
 // dirURL normalizes a site path to the directory form with a trailing slash.
@@ -227,6 +240,18 @@ func dirURL(p string) string {
 func (p *Plan) Lookup(lang, id string) (*Entry, bool) {
 	e, ok := p.byID[lang][id]
 	return e, ok
+}
+
+// Home returns lang's home page: the page at the locale's prefix (the one
+// with the empty slug), whatever its id.
+func (p *Plan) Home(lang string) (*Entry, bool) {
+	for _, l := range p.Locales {
+		if l.Code == lang {
+			e, ok := p.byURL[l.Prefix+"/"]
+			return e, ok
+		}
+	}
+	return nil, false
 }
 
 // ByURL returns the entry at a site path.

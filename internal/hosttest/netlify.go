@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"sitegen/internal/waittest"
 	"sitegen/pkg/output"
-	"sitegen/pkg/waittest"
 )
 
 type netlifyRead struct {

@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"sitegen/internal/waittest"
 	"sitegen/pkg/output"
-	"sitegen/pkg/waittest"
 )
 
 // need finds a host's program or skips the test; under CI a missing one is

@@ -20,10 +20,48 @@ type Site struct {
 	Out       string            // the output folder
 	Redirects map[string]string // alias path -> page (build.Report.RedirectTable)
 	Locales   []string          // locale prefixes with their own 404 page ("/en")
-	Host      output.Host
+	Host      *output.Host
 	// ServerError are the prefixes whose 500 probe (Probe500) the server
-	// answers with an error: "" for the root's, "/en" for a locale's.
+	// answers with an error: "" for the root's, "/en" for a locale's (Try
+	// fills it in from the host's HostTest).
 	ServerError []string
+}
+
+// Try runs the suite on site.Out with site.Host's own software, as its
+// HostTest says: served by nginx, Apache or wrangler pages dev, or read by
+// the host's own parsers.
+func Try(t *testing.T, site Site) {
+	ht := site.Host.Test
+	switch ht.ServerError {
+	case "root":
+		site.ServerError = []string{""}
+	case "locales":
+		site.ServerError = append([]string{""}, site.Locales...)
+	}
+	servers := map[string]func(testing.TB, string) string{"nginx": Nginx, "wrangler": Wrangler}
+	switch {
+	case ht.Parsers == "netlify":
+		Netlify(t, site)
+	case ht.Server == "apache": // under each AllowOverride form docs/hosting.md names
+		for _, override := range ApacheOverrides {
+			t.Run(override, func(t *testing.T) { Suite(t, Apache(t, site.Out, override), site) })
+		}
+	case servers[ht.Server] != nil:
+		Suite(t, servers[ht.Server](t, site.Out), site)
+	default:
+		t.Fatalf("host %s: no test server %q and no parsers %q in internal/hosttest", site.Host, ht.Server, ht.Parsers)
+	}
+}
+
+// Tried are the hosts Try can try: those with rules.
+func Tried() []*output.Host {
+	var out []*output.Host
+	for _, h := range output.Hosts() {
+		if !h.RedirectPages() {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // Suite checks, over HTTP at base, every promise the site makes on any host
