@@ -31,23 +31,18 @@ function readProps(el) {
 const CHUNK_TRIES = 10;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// preload asks for a module at low priority and settles when it is in the
-// document's module map: a <link rel=modulepreload fetchpriority=low> (the
-// priority is said in the markup: import() alone asks at high priority).
-// A module already in the map (a preload of the page's own late elements)
-// is not fetched again: the link's load or error event tells its state.
-// Where the browser has no modulepreload the import fetches the module.
+// preload asks for a module at low priority: a <link rel=modulepreload
+// fetchpriority=low> (the priority is said in the markup: import() alone
+// asks at high priority). The import() that follows at once shares the
+// fetch through the document's module map; a module already there (a
+// preload of the page's own late elements) is not fetched again.
 function preload(url) {
+  if ([...document.querySelectorAll('link[rel=modulepreload]')].some((l) => l.href === url)) return;
   const l = document.createElement('link');
-  if (!l.relList || !l.relList.supports || !l.relList.supports('modulepreload')) return Promise.resolve();
-  return new Promise((ok, fail) => {
-    l.rel = 'modulepreload';
-    l.setAttribute('fetchpriority', 'low');
-    l.href = url;
-    l.addEventListener('load', () => ok(), { once: true });
-    l.addEventListener('error', () => fail(new Error('preload of ' + url + ' failed')), { once: true });
-    document.head.appendChild(l);
-  });
+  l.rel = 'modulepreload';
+  l.setAttribute('fetchpriority', 'low');
+  l.href = url;
+  document.head.appendChild(l);
 }
 
 // importChunk imports an island's code, every 200 ms until it loads, at
@@ -56,21 +51,20 @@ function preload(url) {
 // 2024): each retry asks for a new URL (?sg-retry=N), which the server
 // answers with the same file. (A shared chunk that the island imports and
 // that failed stays failed under its one URL: the attempts then end as
-// below, and the full load fetches it afresh.) When all fail the rejection is left
-// unhandled with webpack's message, and the runtime sends the browser to a
-// full load of the page (once per session).
+// below, and the full load fetches it afresh.) When all fail the rejection
+// is left unhandled with webpack's message, and the runtime sends the
+// browser to a full load of the page (once per session).
 function importChunk(href, chunk, n = 0) {
   const url = n ? href + '?sg-retry=' + n : href;
-  return preload(url)
-    .then(() => import(url))
-    .catch((e) => {
-      if (n + 1 >= CHUNK_TRIES) {
-        const err = new Error('Loading chunk ' + chunk + ' failed. (' + (e && e.message) + ')');
-        err.cause = e;
-        throw err;
-      }
-      return sleep(200).then(() => importChunk(href, chunk, n + 1));
-    });
+  preload(url);
+  return import(url).catch((e) => {
+    if (n + 1 >= CHUNK_TRIES) {
+      const err = new Error('Loading chunk ' + chunk + ' failed. (' + (e && e.message) + ')');
+      err.cause = e;
+      throw err;
+    }
+    return sleep(200).then(() => importChunk(href, chunk, n + 1));
+  });
 }
 
 function start(el) {
