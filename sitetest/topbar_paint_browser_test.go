@@ -1,0 +1,115 @@
+package sitetest
+
+// The top bar at the first paint (issue 40, item 4): on a page built inside
+// the announcement's window the bar's first-paint script decides by the
+// visitor's date before anything is painted, so a visitor inside the window
+// sees the bar in the first frame and one outside it never sees it, and
+// neither page shifts.
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// topbarFrames records, before any page script runs, the top bar's state at
+// every animation frame (a frame's callbacks run just before it is painted),
+// when its hidden attribute changed, the paint timings and the layout
+// shifts.
+const topbarFrames = `(() => {
+  const rec = { frames: [], changes: [], shift: 0 };
+  Object.defineProperty(window, '__bar', { value: rec });
+  const state = () => {
+    const b = document.querySelector('.topbar');
+    return b ? !b.hidden && b.getBoundingClientRect().height > 0 : null;
+  };
+  const frame = () => {
+    rec.frames.push({ at: performance.now(), shown: state() });
+    if (rec.frames.length < 120) requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  new MutationObserver((ms) => {
+    for (const m of ms) if (m.target.classList && m.target.classList.contains('topbar')) rec.changes.push({ at: performance.now(), hidden: m.target.hidden });
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['hidden'] });
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!e.hadRecentInput) rec.shift += e.value; }).observe({ type: 'layout-shift', buffered: true });
+})();`
+
+// visitorOn makes the page's clock read day (before any page script).
+func visitorOn(day string) string {
+	return `(() => { const off = new Date('` + day + `T12:00:00').getTime() - Date.now(); const D = Date;
+	  window.Date = class extends D { constructor(...a) { super(...(a.length ? a : [D.now() + off])); } static now() { return D.now() + off; } }; })();`
+}
+
+func (rs *runtimeSuite) testTopbarFirstPaint(t *testing.T) {
+	// The main site is built with --date 2026-08-15 (site_test.go), inside
+	// the announcement's window 2026-08-10..2026-09-21: its pages carry the
+	// bar unhidden and the first-paint script.
+	html, err := os.ReadFile(filepath.Join(rs.out, "pl", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(html), "topbar-now") {
+		t.Fatal("precondition: /pl/ built inside the window has no first-paint script (topbar-now.js)")
+	}
+	for _, c := range []struct {
+		name, day string
+		shown     bool
+	}{
+		{"visitor inside", "2026-09-01", true},
+		{"visitor after", "2026-09-25", false},
+		{"visitor before", "2026-08-01", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb := rs.open(t, tabOptions{consent: "reject"}, visitorOn(c.day), topbarFrames)
+			rs.load(tb, "", "/pl/")
+			tb.waitJS(`performance.getEntriesByType('paint').some((e) => e.name === 'first-contentful-paint') && window.__bar.frames.length >= 30`, 5*time.Second, "the first paint and 30 frames")
+			type frame struct {
+				At    float64
+				Shown *bool
+			}
+			type change struct {
+				At     float64
+				Hidden bool
+			}
+			r := jsEval[struct {
+				Frames  []frame
+				Changes []change
+				Shift   float64
+				FCP     float64
+			}](tb, `({ frames: window.__bar.frames, changes: window.__bar.changes, shift: window.__bar.shift,
+			  fcp: performance.getEntriesByType('paint').find((e) => e.name === 'first-contentful-paint').startTime })`)
+			painted := 0
+			for _, f := range r.Frames {
+				if f.Shown == nil {
+					continue // before the bar was parsed
+				}
+				painted++
+				if *f.Shown != c.shown {
+					t.Errorf("on %s the bar is shown=%v in the frame at %.0f ms (first contentful paint %.0f ms), want shown=%v in every frame", c.day, *f.Shown, f.At, r.FCP, c.shown)
+					break
+				}
+			}
+			if painted == 0 {
+				t.Errorf("no frame saw the bar")
+			}
+			// Hidden for a visitor outside the window before the first paint.
+			for _, ch := range r.Changes {
+				if ch.At > r.FCP {
+					t.Errorf("the bar's hidden attribute changed to %v at %.0f ms, after the first contentful paint at %.0f ms", ch.Hidden, ch.At, r.FCP)
+				}
+			}
+			if !c.shown && len(r.Changes) == 0 {
+				t.Errorf("on %s nothing hid the bar the build left visible", c.day)
+			}
+			if r.Shift != 0 {
+				t.Errorf("on %s the page shifted %.4f while it loaded, want 0", c.day, r.Shift)
+			}
+			if got := jsEval[bool](tb, `(() => { const b = document.querySelector('.topbar'); return !b.hidden && isVisible(b); })()`); got != c.shown {
+				t.Errorf("on %s after load the bar is shown=%v, want %v", c.day, got, c.shown)
+			}
+			tb.checkNoErrors()
+		})
+	}
+}
