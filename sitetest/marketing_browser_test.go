@@ -118,16 +118,15 @@ func (s *browserSuite) testMarketing(t *testing.T) {
 			open := `(() => { const d = document.querySelector('.main-nav__item--parent .main-nav__dropdown'); return getComputedStyle(d).visibility === 'visible' && isVisible(d.querySelector('a')); })()`
 			tb.click(".main-nav__item--parent .main-nav__link")
 			tb.do(cdpDo(input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: 5, Y: 700})) // away: no hover
-			time.Sleep(400 * time.Millisecond)
-			if jsEval[string](tb, `location.pathname`) != "/pl/o-nas/kontakt/" || !jsEval[bool](tb, open) {
+			if err := tb.poll(`location.pathname === '/pl/o-nas/kontakt/' && `+open, 3*time.Second); err != nil {
 				t.Errorf("a click on Produkty: at %s, its list open: %v", jsEval[string](tb, `location.pathname`), jsEval[bool](tb, open))
 			}
 			tb.open("/pl/o-nas/kontakt/")
 			tb.do(cdpDo(input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: 5, Y: 700}))
 			jsEval[bool](tb, `(document.querySelector('.main-nav__item--parent .main-nav__link').focus(), true)`)
 			tb.do(chromedp.KeyEvent(kb.Enter))
-			time.Sleep(400 * time.Millisecond)
-			if jsEval[string](tb, `location.pathname`) != "/pl/o-nas/kontakt/" || !jsEval[bool](tb, open) {
+			time.Sleep(300 * time.Millisecond) // a link would be navigating by now
+			if err := tb.poll(`location.pathname === '/pl/o-nas/kontakt/' && `+open, 3*time.Second); err != nil {
 				t.Errorf("Enter on Produkty: at %s, its list open: %v", jsEval[string](tb, `location.pathname`), jsEval[bool](tb, open))
 			}
 
