@@ -1465,6 +1465,14 @@ func (s *browserSuite) testDemoForm(t *testing.T, p, lang string) {
 	tb.do(chromedp.ScrollIntoView(chromedp.CSS("#demo-form")))
 	tb.waitJS(`document.querySelector('sg-island[data-island="DemoForm"][data-hydrated]') && document.getElementById('demo-form').noValidate`,
 		4*time.Second, "DemoForm to hydrate and enhance")
+	// The page's other visible islands (the contact page's rotating line
+	// right below the form) hydrate first: their data requests are not the
+	// form's.
+	if missing := jsEval[[]string](tb, hydrateAll); len(missing) > 0 {
+		t.Fatalf("islands not hydrated in view: %v", missing)
+	}
+	tb.afterEffects()
+	tb.do(chromedp.ScrollIntoView(chromedp.CSS("#demo-form")))
 	postsBefore := s.postCount(lang)
 
 	// Empty submit: localized errors, aria-invalid, focus on the first
