@@ -686,13 +686,15 @@ type prefetchState struct {
 }
 
 func (rs *runtimeSuite) testPrefetch(t *testing.T) {
-	tb := rs.open(t, tabOptions{consent: "reject"})
+	// A tall window: the header's menus are buttons (their lists hidden), so
+	// the home page's first 800 px show only five links to other pages.
+	tb := rs.open(t, tabOptions{consent: "reject", height: 1600})
 	rs.load(tb, "", "/en/")
 	// The production schedule, as the runtime reports it.
 	if got := jsEval[string](tb, `document.documentElement.dataset.sgPrefetch`); got != "3000,4,3000" {
 		t.Errorf("prefetch schedule %q, want first batch after 3000 ms, 4 per batch, 3000 ms apart", got)
 	}
-	// The home page has more than 8 visible links: two batches of 4.
+	// The home page has more than 8 visible links at 1280x1600: two batches of 4.
 	if err := tb.poll(`(`+prefetchTimes+`).fetches.length >= 8`, 12*time.Second); err != nil {
 		t.Fatalf("waiting for two batches of prefetches: %v; got %s; server: %v", err, jsEval[string](tb, `JSON.stringify(`+prefetchTimes+`)`), paths(rs.srv.since(0, "/page-data/")))
 	}
