@@ -473,6 +473,11 @@ func (p *Processor) Run(ctx context.Context, workers int) ([]File, error) {
 	}
 	p.mu.Unlock()
 	defer p.holdEncoders()()
+	// An encoder that failed for good (fatalError) stops the other
+	// workers: their images could not be encoded either.
+	outer := ctx
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	sort.Slice(todo, func(i, j int) bool { return todo[i].file < todo[j].file })
 	var (
 		mu    sync.Mutex
@@ -487,6 +492,9 @@ func (p *Processor) Run(ctx context.Context, workers int) ([]File, error) {
 			defer wg.Done()
 			for s := range next {
 				made, err := p.runSource(ctx, s)
+				if errors.As(err, new(fatalError)) {
+					stop(err)
+				}
 				mu.Lock()
 				files = append(files, made...)
 				if err != nil {
@@ -509,6 +517,9 @@ feed:
 	// step (a decode, a resize) ends it and drops its variant, unseen; an
 	// AVIF encode is given up, and its process killed.
 	if err := ctxwait.Wait(ctx, &wg); err != nil {
+		if cause := context.Cause(ctx); outer.Err() == nil && errors.As(cause, new(fatalError)) {
+			return nil, cause
+		}
 		return nil, err
 	}
 	mu.Lock()
@@ -591,7 +602,7 @@ func (p *Processor) make(ctx context.Context, j *job, decoded *image.Image, scal
 	}
 	var buf bytes.Buffer
 	if err := encode(ctx, j.enc, &buf, dst, j.q); err != nil {
-		return nil, fmt.Errorf("image %s: encoding %s at %d px: %v", s.file, j.enc.Format(), j.w, err)
+		return nil, fmt.Errorf("image %s: encoding %s at %d px: %w", s.file, j.enc.Format(), j.w, err)
 	}
 	p.processed.Add(1)
 	if err := p.toCache(j, buf.Bytes()); err != nil {
