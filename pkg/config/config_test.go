@@ -74,3 +74,43 @@ func TestAssetEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestFormEndpoint: a form's endpoint is a clean path on the site or an
+// https:// URL without credentials, refused at its site.yaml line
+// otherwise; each of the refused ones built and reached every page's
+// <form action> (issue 36).
+func TestFormEndpoint(t *testing.T) {
+	base := "baseURL: https://example.com\ntitle: T\nlocales: [{code: de, name: Deutsch, prefix: /de, default: true}]\nforms:\n  demo:\n    endpoint: "
+	for _, tc := range []struct{ endpoint, want string }{
+		{"/api/demo", ""},
+		{"/api/demo/", ""},
+		{"https://forms.example.com/demo", ""},
+		{"https://forms.example.com", ""},
+		{"https://forms.example.com:8443/a/b?site=x", ""},
+		{`"javascript:alert(1)"`, "must be a path on the site"},
+		{"http://forms.example.com/demo", "must be a path on the site"},
+		{"api/demo", "must be a path on the site"},
+		{"//evil.example/x", "must be a path on the site"},
+		{"https://user:pass@forms.example.com/demo", "user name or password"},
+		{"https://user@forms.example.com/demo", "user name or password"},
+		{"/api/../x", "not a clean path (it would be /x)"},
+		{"https://forms.example.com/a/../../x", "not a clean path"},
+		{"/api//x", "not a clean path"},
+		{`"/api/x\n/y"`, "control character"},
+		{`"/api/x y"`, "control character, a space"},
+		{`"/api/\"x"`, "no place in a URL"},
+		{"https:///x", "no host"},
+		{"/api/x#y", "fragment"},
+	} {
+		_, err := Parse([]byte(base + tc.endpoint + "\n"))
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.endpoint, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "site.yaml:6:15: forms.demo.endpoint") {
+			t.Errorf("%s: %v, want site.yaml:6:15: … %q", tc.endpoint, err, tc.want)
+		}
+	}
+}
