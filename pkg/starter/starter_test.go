@@ -53,14 +53,3 @@ func TestWrite(t *testing.T) {
 }
 
 func containsIsland(b []byte) bool { return strings.Contains(string(b), "{{ island ") }
-
-// TestWriteRefusesAFile: a path that is a file is not a folder to write into.
-func TestWriteRefusesAFile(t *testing.T) {
-	f := filepath.Join(t.TempDir(), "file")
-	if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Write(f, Options{}); err == nil {
-		t.Error("wrote into a file")
-	}
-}
