@@ -114,3 +114,21 @@ func TestFormEndpoint(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalePrefix: a locale's prefix is one plain path segment, and a bad
+// one is reported at the prefix's own line (it was reported at the
+// locale's first line, and "/..", "/p l" or "/pl?x" built, issue 36).
+func TestLocalePrefix(t *testing.T) {
+	base := "baseURL: https://example.com\ntitle: T\nlocales:\n  - code: pl\n    name: Polski\n    default: true\n    prefix: "
+	for _, ok := range []string{"/pl", "/pt-br", "/en_GB", "/v1.2"} {
+		if _, err := Parse([]byte(base + ok + "\n")); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"pl", "/", "/pl/", "/a/b", "/..", "/.", "/.pl", `"/p l"`, `"/pl?x"`, `"/pl#a"`, "/ą", "/%41", `"/a\\b"`, `"/p\x01"`} {
+		_, err := Parse([]byte(base + bad + "\n"))
+		if err == nil || !strings.Contains(err.Error(), "site.yaml:7:13: locale \"pl\": prefix") || !strings.Contains(err.Error(), "must be one path segment") {
+			t.Errorf("%s: %v, want site.yaml:7:13: … must be one path segment", bad, err)
+		}
+	}
+}
