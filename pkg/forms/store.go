@@ -246,6 +246,30 @@ var migrations = []migration{
 			 FOR EACH ROW EXECUTE FUNCTION forms_append_only()`,
 		},
 	},
+	// The health check's write probe (ProbeWrite): one row, rewritten.
+	{version: 2,
+		common: []string{`CREATE TABLE health_probe (id INTEGER PRIMARY KEY, checked_at TEXT NOT NULL)`},
+	},
+}
+
+// ProbeWrite commits one small write (a row of its own table, rewritten),
+// through the path a submission's commit takes: on a database that cannot
+// store (a full disk, a read-only or immutable file, a lost connection)
+// it fails as a post would.
+func (s *Store) ProbeWrite(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO health_probe (id, checked_at) VALUES (1, ?)
+		ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`), fmtTime(time.Now())); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
 }
 
 // migrate applies the migrations not yet applied, in one transaction each;
