@@ -108,10 +108,12 @@ type Picture struct {
 
 // Processor makes the variants of every picture asked for.
 type Processor struct {
-	fsys     fs.FS
-	dirs     []string // where source paths are looked up, in order
-	cacheDir string   // "" disables the cache
-	enc      Encoders
+	fsys       fs.FS
+	dirs       []string // where source paths are looked up, in order
+	cacheDir   string   // "" disables the cache
+	cacheErrMu sync.Mutex
+	cacheErr   error // the first write into cacheDir that failed
+	enc        Encoders
 	// maxPixels bounds width × height of a source, read from its header.
 	maxPixels int
 
@@ -472,6 +474,9 @@ func (p *Processor) Run(ctx context.Context, workers int) ([]File, error) {
 		}
 	}
 	p.mu.Unlock()
+	p.cacheErrMu.Lock()
+	p.cacheErr = nil // CacheErr is this Run's
+	p.cacheErrMu.Unlock()
 	defer p.holdEncoders()()
 	// An encoder that failed for good (fatalError) stops the other
 	// workers: their images could not be encoded either.
@@ -606,10 +611,31 @@ func (p *Processor) make(ctx context.Context, j *job, decoded *image.Image, scal
 	}
 	p.processed.Add(1)
 	if err := p.toCache(j, buf.Bytes()); err != nil {
-		return nil, err
+		p.noteCacheErr(err) // a cache that cannot be written slows the next build, never this one
 	}
 	return buf.Bytes(), nil
 }
+
+// noteCacheErr keeps the first error of writing the cache (CacheErr).
+func (p *Processor) noteCacheErr(err error) {
+	p.cacheErrMu.Lock()
+	if p.cacheErr == nil {
+		p.cacheErr = err
+	}
+	p.cacheErrMu.Unlock()
+}
+
+// CacheErr is the first error met writing a variant into the cache folder
+// (a full disk), or nil: the variants were made all the same, and the
+// caller warns that the next build will make them again.
+func (p *Processor) CacheErr() error {
+	p.cacheErrMu.Lock()
+	defer p.cacheErrMu.Unlock()
+	return p.cacheErr
+}
+
+// CacheDir is the folder the variants are kept in ("": none).
+func (p *Processor) CacheDir() string { return p.cacheDir }
 
 func (p *Processor) cachePath(j *job) string {
 	return filepath.Join(p.cacheDir, j.key[:2], j.key+extensions[j.enc.Format()])
