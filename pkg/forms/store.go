@@ -46,6 +46,7 @@ func (d Dialect) String() string { return [...]string{"sqlite", "postgres"}[d] }
 type Store struct {
 	db      *sql.DB
 	dialect Dialect
+	file    string // SQLite: the database file
 	// SQLite: checkpoints run on their own connection in the background,
 	// so that copying the WAL into the database (and its fsync) is not in
 	// any commit's path.
@@ -88,7 +89,7 @@ func Open(ctx context.Context, dbURL string) (*Store, error) {
 			return nil, fmt.Errorf("open sqlite %s: %w", abs, err)
 		}
 		ckpt.SetMaxOpenConns(1)
-		s = &Store{db: db, dialect: SQLite, ckpt: ckpt, stopCkpt: make(chan struct{}), ckptDone: make(chan struct{})}
+		s = &Store{db: db, dialect: SQLite, file: abs, ckpt: ckpt, stopCkpt: make(chan struct{}), ckptDone: make(chan struct{})}
 	case strings.HasPrefix(dbURL, "postgres://"), strings.HasPrefix(dbURL, "postgresql://"):
 		db, err := sql.Open("pgx", dbURL)
 		if err != nil {
@@ -269,8 +270,21 @@ func (s *Store) ProbeWrite(ctx context.Context) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
+	// The probe's row fits in the space the WAL file already has, where a
+	// post's rows need the file to grow: on SQLite the room left on the
+	// database's file system is checked too.
+	if s.file != "" {
+		dir := filepath.Dir(s.file)
+		if free, ok := freeBytes(dir); ok && free < minFreeBytes {
+			return fmt.Errorf("%s has %d KB free, less than the %d KB the handler wants for its commits", dir, free>>10, minFreeBytes>>10)
+		}
+	}
 	return nil
 }
+
+// minFreeBytes is the room ProbeWrite wants on an SQLite database's file
+// system: a few hundred posts of the largest size.
+const minFreeBytes = 4 << 20
 
 // migrate applies the migrations not yet applied, in one transaction each;
 // on PostgreSQL an advisory lock keeps two starting instances apart.
