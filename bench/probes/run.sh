@@ -239,12 +239,13 @@ printf 'forms:\n  demo:\n    endpoint: "javascript:alert(1)"\n' >>"$d"/site.yaml
 measure 'forms.demo.endpoint: "javascript:alert(1)"' "$d" build --date 2026-01-01
 
 # 4: /healthz of the form handler with its SQLite database on a full file
-# system (a 1 MB tmpfs; needs root to mount it).
+# system (a 16 MB tmpfs, filled once the handler runs; needs root to mount
+# it). The handler wants 4 MB free for its commits.
 d=$work/verein
 cp -r "$root"/testdata/sites/verein "$d"
 ln -s "$root"/node_modules "$d"/node_modules
 mkdir -p "$work/fdb"
-if "$sg" build --source "$d" --out "$d"/public --date 2026-01-01 >/dev/null 2>&1 && mount -t tmpfs -o size=1m tmpfs "$work/fdb" 2>/dev/null; then
+if "$sg" build --source "$d" --out "$d"/public --date 2026-01-01 >/dev/null 2>&1 && mount -t tmpfs -o size=16m tmpfs "$work/fdb" 2>/dev/null; then
 	"$sg" forms serve --listen 127.0.0.1:18392 --db sqlite:"$work/fdb/f.db" --schema "$d"/public/_forms/newsletter.schema.json >/dev/null 2>&1 &
 	f=$!
 	for _ in $(seq 1 100); do curl -fs -o /dev/null http://127.0.0.1:18392/healthz && break; sleep 0.1; done
@@ -279,7 +280,7 @@ fi
 for mb in 20 8; do
 	d=$work/big$mb
 	site "$d"
-	yes 'Zażółć **gęślą** jaźń, [odnośnik](https://example.com/) i `kod`; lorem _ipsum_ dolor sit amet.' | head -c $((mb * 1024 * 1024 - 200)) >>"$d"/content/pl/index.md || true
+	yes $'Zażółć **gęślą** jaźń, [odnośnik](https://example.com/) i `kod`; lorem _ipsum_ dolor sit amet.\n' | head -c $((mb * 1024 * 1024 - 200)) >>"$d"/content/pl/index.md || true
 	measure "a Markdown page of $mb MB" "$d" build --date 2026-01-01
 done
 

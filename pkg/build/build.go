@@ -132,11 +132,11 @@ type Site struct {
 func (s *Site) saveCaches() string {
 	var warn []string
 	if err := s.cache.Close(); err != nil {
-		warn = append(warn, fmt.Sprintf("could not save the cache in %s: %v", s.cache.Dir(), err))
+		warn = append(warn, fmt.Sprintf("could not save the cache in %s: %s", s.cache.Dir(), strings.TrimPrefix(err.Error(), "cache: ")))
 	}
 	if s.Images != nil {
 		if err := s.Images.CacheErr(); err != nil {
-			warn = append(warn, fmt.Sprintf("could not keep the image variants in %s: %v", s.Images.CacheDir(), err))
+			warn = append(warn, fmt.Sprintf("could not keep the image variants in %s: %s", s.Images.CacheDir(), strings.TrimPrefix(err.Error(), "image cache: ")))
 		}
 	}
 	if len(warn) == 0 {
