@@ -252,7 +252,7 @@ if "$sg" build --source "$d" --out "$d"/public --date 2026-01-01 >/dev/null 2>&1
 	before=$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:18392/healthz)
 	dd if=/dev/zero of="$work/fdb/filler" bs=4k 2>/dev/null || true
 	sleep 11 # past the probe's window
-	after=$(curl -s -w ' %{http_code}' http://127.0.0.1:18392/healthz)
+	after=$(curl -s -w ' %{http_code}' http://127.0.0.1:18392/healthz | tr -d '\n')
 	post=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' -H 'Accept: application/json' \
 		-d '{"email":"jan@example.com","newsletter":true,"lang":"de","page":"/de/","idempotencyKey":"probe-key-00000001"}' http://127.0.0.1:18392/api/newsletter)
 	kill -INT $f
@@ -276,13 +276,18 @@ else
 	echo "| --cache-dir on a full file system | | | | (skipped: no tmpfs without root) |"
 fi
 
-# 6: a page of 20 MB (over the 8 MB limit) and one just under the limit.
-for mb in 20 8; do
+# 6: a page of 20 MB (over the 4 MB limit), one just under the limit, and
+# one just under it of nothing but broken links (100 reported).
+for mb in 20 4; do
 	d=$work/big$mb
 	site "$d"
 	yes $'Zażółć **gęślą** jaźń, [odnośnik](https://example.com/) i `kod`; lorem _ipsum_ dolor sit amet.\n' | head -c $((mb * 1024 * 1024 - 200)) >>"$d"/content/pl/index.md || true
 	measure "a Markdown page of $mb MB" "$d" build --date 2026-01-01
 done
+d=$work/links
+site "$d"
+yes "$(printf '[a](/x) %.0s' $(seq 1 200))"$'\n' | head -c $((4 * 1024 * 1024 - 200)) >>"$d"/content/pl/index.md || true
+measure "a Markdown page of 4 MB, 520,000 broken links" "$d" build --date 2026-01-01
 
 # 7: init into a regular file, a named pipe, a link to nothing.
 d=$work/init
