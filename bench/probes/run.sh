@@ -276,9 +276,9 @@ else
 	echo "| --cache-dir on a full file system | | | | (skipped: no tmpfs without root) |"
 fi
 
-# 6: a page of 20 MB (over the 4 MB limit), one just under the limit, and
+# 6: a page of 20 MB (over the 2 MB limit), one just under the limit, and
 # one just under it of nothing but broken links (100 reported).
-for mb in 20 4; do
+for mb in 20 2; do
 	d=$work/big$mb
 	site "$d"
 	yes $'Zażółć **gęślą** jaźń, [odnośnik](https://example.com/) i `kod`; lorem _ipsum_ dolor sit amet.\n' | head -c $((mb * 1024 * 1024 - 200)) >>"$d"/content/pl/index.md || true
@@ -286,8 +286,8 @@ for mb in 20 4; do
 done
 d=$work/links
 site "$d"
-yes "$(printf '[a](/x) %.0s' $(seq 1 200))"$'\n' | head -c $((4 * 1024 * 1024 - 200)) >>"$d"/content/pl/index.md || true
-measure "a Markdown page of 4 MB, 520,000 broken links" "$d" build --date 2026-01-01
+yes "$(printf '[a](/x) %.0s' $(seq 1 200))"$'\n' | head -c $((2 * 1024 * 1024 - 200)) >>"$d"/content/pl/index.md || true
+measure "a Markdown page of 2 MB, 260,000 broken links" "$d" build --date 2026-01-01
 
 # 7: init into a regular file, a named pipe, a link to nothing.
 d=$work/init

@@ -70,11 +70,11 @@ func contains(list []string, s string) bool {
 }
 
 // MaxPageBytes bounds a page's file: parsing and rendering Markdown takes
-// about 50 times its size in memory at its peak, over 110 times for a
-// page of nothing but links (8 MB of them took 940 MB, a 20 MB page over
-// 1 GB, issue 36), and a page of 4 MB is a book. docs/content-model.md
+// about 50 times its size in memory at its peak, 200 times for a page of
+// nothing but links (4 MB of broken links took 855 MB, a 20 MB page over
+// 1 GB, issue 36), and 2 MB of text is a long book. docs/content-model.md
 // documents it.
-const MaxPageBytes = 4 << 20
+const MaxPageBytes = 2 << 20
 
 func tooLarge(file string, size int64) diag.Diagnostic {
 	return diag.New(diag.Pos{File: file}, "the page has %d bytes, more than the %d (%d MB) a page may have", size, MaxPageBytes, MaxPageBytes>>20).

@@ -98,7 +98,7 @@ func TestPageSizeLimit(t *testing.T) {
 		"content/pl/ok.md":  {Data: page(MaxPageBytes)},
 	}
 	for p, want := range map[string]string{
-		"content/pl/big.md": "content/pl/big.md: the page has 4194305 bytes, more than the 4194304 (4 MB) a page may have (hint: split it into several pages)",
+		"content/pl/big.md": "content/pl/big.md: the page has 2097153 bytes, more than the 2097152 (2 MB) a page may have (hint: split it into several pages)",
 		"content/pl/ok.md":  "",
 	} {
 		f, _ := Classify(p, []string{"pl"})
