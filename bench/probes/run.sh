@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The hostile-input probes of issue 24, each on a small site made in a
+# The hostile-input probes of issues 24 and 36, each on a small site made in a
 # temporary folder, measured with /usr/bin/time -v: exit code, wall time,
 # peak memory (maximum resident set) and the first line sitegen printed.
 # Prints a Markdown table (bench/probes/README.md holds one run's).
@@ -11,7 +11,7 @@
 set -euo pipefail
 root=$(pwd)
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'umount "$work/fdb" "$work/fullfs" 2>/dev/null; rm -rf "$work"' EXIT
 export GOFLAGS=-tags=nodynamic
 # Every probe starts cold: the caches (pages, images) go to a fresh user
 # cache folder.
@@ -57,7 +57,7 @@ measure() {
 	secs=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; printf "%.2f", s }' "$work/time")
 	kb=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$work/time")
 	line=$(grep -v '^\s*$' "$work/stderr" | head -1 | cut -c1-150 | sed 's/|/\\|/g' || true)
-	[ -n "$line" ] || line=$(grep -v '^\s*$' "$work/stdout" | grep -m1 -i -E 'warning|erased' | cut -c1-150 | sed 's/|/\\|/g' || true)
+	[ -n "$line" ] || line=$(grep -v '^\s*$' "$work/stdout" | grep -m1 -i -E 'warning|erased|could not' | cut -c1-150 | sed 's/|/\\|/g' || true)
 	printf '| %s | %s | %s | %d | %s |\n' "$row" "$code" "$secs" $((kb / 1024)) "$line"
 }
 
@@ -186,6 +186,130 @@ site "$d"
 printf '\x89PNG\r\n\x1a\nnot a png at all' >"$d"/assets/images/bad.png
 echo '![Zły](/bad.png)' >>"$d"/content/pl/index.md
 measure "undecodable PNG used in a page" "$d" build --date 2026-01-01
+
+# Issue 36. 1: the AVIF encoder's old variables set, stdin /dev/null: a
+# normal build (it exited 0 in 0.4 s and wrote nothing).
+d=$work/avifenv
+site "$d"
+(
+	export SITEGEN_AVIF_ENCODER=1 SITEGEN_AVIF_ENCODER_MAX_PIXELS=1000 SITEGEN_AVIF_ENCODER_WORKERS=1
+	measure "SITEGEN_AVIF_ENCODER=1 (and its bounds) set, build </dev/null" "$d" build --date 2026-01-01 </dev/null
+)
+echo "|   after it | | | | $(find "$d"/public -type f 2>/dev/null | wc -l) files in public/ |"
+
+# 2: kill -9 of the encoder process during a cold build with photos, once
+# (restarted, the build goes on) and twice (the build fails at once).
+d=$work/encoderkill
+site "$d"
+for i in $(seq 1 8); do
+	"$gen" photo 1600 1200 "$i" "$d"/assets/images/p$i.jpg
+	echo "![Zdjęcie $i](/p$i.jpg)" >>"$d"/content/pl/index.md
+done
+for kills in 1 2; do
+	rm -rf "$XDG_CACHE_HOME" "$d"/public
+	(cd "$d" && exec "$sg" build --date 2026-01-01 >"$work/stdout" 2>"$work/stderr") &
+	b=$!
+	last=
+	killed=$(date +%s.%N)
+	for _ in $(seq 1 "$kills"); do
+		pid=
+		for _ in $(seq 1 600); do
+			pid=$(pgrep -P "$b" -f 'AVIF encoder' || true)
+			[ -n "$pid" ] && [ "$pid" != "$last" ] && break
+			pid=
+			sleep 0.05
+		done
+		[ -n "$pid" ] || break
+		sleep 1 # into its encodes
+		kill -9 "$pid"
+		killed=$(date +%s.%N)
+		last=$pid
+	done
+	code=0
+	wait $b || code=$?
+	secs=$(echo "$(date +%s.%N) - $killed" | bc)
+	line=$(grep -v '^\s*$' "$work/stderr" | head -1 | cut -c1-150 | sed 's/|/\\|/g' || true)
+	printf '| AVIF encoder killed (kill -9) %d× during a cold build of 8 photos | %s | %.2f after the last kill | | %s |\n' "$kills" "$code" "$secs" "$line"
+done
+
+# 3: a form endpoint that is not a path or an https:// URL.
+d=$work/endpoint
+site "$d"
+printf 'forms:\n  demo:\n    endpoint: "javascript:alert(1)"\n' >>"$d"/site.yaml
+measure 'forms.demo.endpoint: "javascript:alert(1)"' "$d" build --date 2026-01-01
+
+# 4: /healthz of the form handler with its SQLite database on a full file
+# system (a 16 MB tmpfs, filled once the handler runs; needs root to mount
+# it). The handler wants 4 MB free for its commits.
+d=$work/verein
+cp -r "$root"/testdata/sites/verein "$d"
+ln -s "$root"/node_modules "$d"/node_modules
+mkdir -p "$work/fdb"
+if "$sg" build --source "$d" --out "$d"/public --date 2026-01-01 >/dev/null 2>&1 && mount -t tmpfs -o size=16m tmpfs "$work/fdb" 2>/dev/null; then
+	"$sg" forms serve --listen 127.0.0.1:18392 --db sqlite:"$work/fdb/f.db" --schema "$d"/public/_forms/newsletter.schema.json >/dev/null 2>&1 &
+	f=$!
+	for _ in $(seq 1 100); do curl -fs -o /dev/null http://127.0.0.1:18392/healthz && break; sleep 0.1; done
+	before=$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:18392/healthz)
+	dd if=/dev/zero of="$work/fdb/filler" bs=4k 2>/dev/null || true
+	sleep 11 # past the probe's window
+	after=$(curl -s -w ' %{http_code}' http://127.0.0.1:18392/healthz | tr -d '\n')
+	post=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' -H 'Accept: application/json' \
+		-d '{"email":"jan@example.com","newsletter":true,"lang":"de","page":"/de/","idempotencyKey":"probe-key-00000001"}' http://127.0.0.1:18392/api/newsletter)
+	kill -INT $f
+	wait $f || true
+	umount "$work/fdb"
+	echo "| /healthz, the SQLite database's file system full | | | | before: $before; full: $after; a post: $post |"
+else
+	echo "| /healthz, the SQLite database's file system full | | | | (skipped: no tmpfs without root) |"
+fi
+
+# 5: --cache-dir on a full file system (a 128 KB tmpfs, filled).
+d=$work/fullcache
+site "$d"
+mkdir -p "$work/fullfs"
+if mount -t tmpfs -o size=128k tmpfs "$work/fullfs" 2>/dev/null; then
+	mkdir "$work/fullfs/cache"
+	dd if=/dev/zero of="$work/fullfs/filler" bs=4k 2>/dev/null || true
+	measure "--cache-dir on a full file system" "$d" build --date 2026-01-01 --cache-dir "$work/fullfs/cache"
+	umount "$work/fullfs"
+else
+	echo "| --cache-dir on a full file system | | | | (skipped: no tmpfs without root) |"
+fi
+
+# 6: a page of 20 MB (over the 2 MB limit), one just under the limit, and
+# one just under it of nothing but broken links (100 reported).
+for mb in 20 2; do
+	d=$work/big$mb
+	site "$d"
+	yes $'Zażółć **gęślą** jaźń, [odnośnik](https://example.com/) i `kod`; lorem _ipsum_ dolor sit amet.\n' | head -c $((mb * 1024 * 1024 - 200)) >>"$d"/content/pl/index.md || true
+	measure "a Markdown page of $mb MB" "$d" build --date 2026-01-01
+done
+d=$work/links
+site "$d"
+yes "$(printf '[a](/x) %.0s' $(seq 1 200))"$'\n' | head -c $((2 * 1024 * 1024 - 200)) >>"$d"/content/pl/index.md || true
+measure "a Markdown page of 2 MB, 260,000 broken links" "$d" build --date 2026-01-01
+
+# 7: init into a regular file, a named pipe, a link to nothing.
+d=$work/init
+mkdir -p "$d"
+touch "$d"/afile
+mkfifo "$d"/fifo
+ln -s nowhere "$d"/dangling
+for t in afile fifo dangling; do measure "init $t" "$d" init "$t"; done
+
+# 8: a --out name of 250 bytes; a file name that is not UTF-8; a locale
+# prefix with a space.
+d=$work/longout
+site "$d"
+measure "--out of 250 characters" "$d" build --date 2026-01-01 --out "$(printf 'o%.0s' $(seq 1 250))"
+d=$work/badname
+site "$d"
+printf -- '---\nid: other\ntitle: Inna\ndescription: Opis.\n---\nTekst.\n' >"$d"/content/pl/$'\xff\xfe'.md
+measure "a page file name that is not UTF-8" "$d" build --date 2026-01-01
+d=$work/prefix
+site "$d"
+sed -i 's|prefix: /pl|prefix: "/p l"|' "$d"/site.yaml
+measure 'locale prefix "/p l"' "$d" build --date 2026-01-01
 
 echo
 echo "load average before the last probe: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"

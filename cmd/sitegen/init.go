@@ -31,7 +31,7 @@ func newInit(stdout io.Writer) *cobra.Command {
 				dir = args[0]
 			}
 			files, err := starter.Write(dir, o)
-			if errors.Is(err, starter.ErrNotEmpty) {
+			if errors.Is(err, starter.ErrNotEmpty) || errors.Is(err, starter.ErrNotAFolder) {
 				return usageError{err}
 			}
 			if err != nil {

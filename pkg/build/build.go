@@ -14,6 +14,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"sitegen/pkg/assets"
@@ -122,6 +123,26 @@ type Site struct {
 	// stableURLs, in the dev server, are the URLs the pages link for each
 	// asset entry (see bundleFiles).
 	stableURLs map[string]string
+}
+
+// saveCaches saves what the cache learned (closing it) and returns the
+// warning when it, or the picture variants, could not be written into
+// their folders (a full disk), or "": the build stands, but the next one
+// will not find what this one made (issue 36: it said nothing).
+func (s *Site) saveCaches() string {
+	var warn []string
+	if err := s.cache.Close(); err != nil {
+		warn = append(warn, fmt.Sprintf("could not save the cache in %s: %s", s.cache.Dir(), strings.TrimPrefix(err.Error(), "cache: ")))
+	}
+	if s.Images != nil {
+		if err := s.Images.CacheErr(); err != nil {
+			warn = append(warn, fmt.Sprintf("could not keep the image variants in %s: %s", s.Images.CacheDir(), strings.TrimPrefix(err.Error(), "image cache: ")))
+		}
+	}
+	if len(warn) == 0 {
+		return ""
+	}
+	return strings.Join(warn, "; ") + "; the next build will make again what this one made"
 }
 
 // Close releases the island engines and saves what the cache learned.
@@ -258,6 +279,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	if err := tree.Commit(); err != nil {
 		return nil, err
 	}
+	rep.CacheWarning = strings.Join(slices.DeleteFunc([]string{rep.CacheWarning, site.saveCaches()}, func(s string) bool { return s == "" }), "; ")
 	rep.Duration = time.Since(start)
 	log.Info("build done", "pages", rep.Pages, "files", rep.Files, "bytes", rep.Bytes, "ms", rep.Duration.Milliseconds())
 	return rep, nil

@@ -99,6 +99,11 @@ type Store struct {
 	off   int64
 	added []indexEntry
 	werr  error
+	// create makes the temporary files (createTemp; a test's may fail).
+	create func(dir, pattern string) (*os.File, error)
+	// closed: Close ran and returned closeErr.
+	closed   bool
+	closeErr error
 
 	hits, misses atomic.Int64
 }
@@ -124,7 +129,7 @@ func Open(dir string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cache folder: %w", err)
 	}
-	s := &Store{dir: dir, index: map[Key]loc{}, MaxBytes: DefaultMaxBytes}
+	s := &Store{dir: dir, index: map[Key]loc{}, MaxBytes: DefaultMaxBytes, create: createTemp}
 	names, err := segments(dir)
 	if err != nil {
 		return nil, err
@@ -278,7 +283,7 @@ func (s *Store) Put(k Key, parts ...[]byte) {
 		return
 	}
 	if s.out == nil {
-		f, err := createTemp(s.dir, ".tmp-*")
+		f, err := s.create(s.dir, ".tmp-*")
 		if err != nil {
 			s.werr = err
 			return
@@ -302,16 +307,34 @@ func (s *Store) write(b []byte) {
 	s.werr = err
 }
 
+// Dir is the cache folder.
+func (s *Store) Dir() string { return s.dir }
+
 // Close ends this build's segment with its index (making it visible to the
 // next Open) and merges the segments when there are many or they are too
-// large.
+// large. Its error says why what this build learned was not saved (a full
+// disk): the build goes on, the next one misses; the caller warns. A
+// second Close does nothing and returns the first one's error.
 func (s *Store) Close() error {
 	if s == nil {
 		return nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		return s.closeErr
+	}
+	s.closed = true
+	err := s.close()
+	s.closeErr = err
+	return err
+}
+
+func (s *Store) close() error {
 	var err error
+	if s.out == nil && s.werr != nil { // the segment could not even be made
+		err = fmt.Errorf("cache: %w", s.werr)
+	}
 	var added []indexEntry
 	if s.out != nil {
 		tmp := s.out.Name()
@@ -427,7 +450,7 @@ func (s *Store) merge(added []indexEntry, full bool) error {
 			recent[k] = true
 		}
 	}
-	out, err := createTemp(s.dir, ".merge-*")
+	out, err := s.create(s.dir, ".merge-*")
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -329,5 +330,44 @@ func TestStoreKeepsRoomForSmallEntries(t *testing.T) {
 	}
 	if _, ok := s.Get(NewKey([]byte("large 99"))); ok {
 		t.Error("a large entry past 3/8 of MaxBytes was kept")
+	}
+}
+
+// TestCloseReportsWriteErrors: a segment that cannot be written (a full
+// disk) or made is Close's error, naming the file; a second Close returns
+// it again and writes nothing. Close returned nil for a segment it could
+// not make, and the build's report never said (issue 36).
+func TestCloseReportsWriteErrors(t *testing.T) {
+	for name, create := range map[string]func(dir, pattern string) (*os.File, error){
+		// a file open only for reading: every write fails, as on a full disk
+		"write": func(dir, pattern string) (*os.File, error) {
+			f, err := os.CreateTemp(dir, pattern)
+			if err != nil {
+				return nil, err
+			}
+			f.Close()
+			return os.Open(f.Name())
+		},
+		"create": func(dir, pattern string) (*os.File, error) {
+			return nil, &os.PathError{Op: "open", Path: filepath.Join(dir, pattern), Err: syscall.ENOSPC}
+		},
+	} {
+		dir := t.TempDir()
+		s, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.create = create
+		s.Put(NewKey([]byte("k")), make([]byte, 1<<20))
+		err = s.Close()
+		if err == nil || !strings.Contains(err.Error(), dir) {
+			t.Errorf("%s: Close: %v, want an error naming a file in %s", name, err, dir)
+		}
+		if again := s.Close(); again != err {
+			t.Errorf("%s: second Close: %v, want the first one's error", name, again)
+		}
+		if segs, _ := segments(dir); len(segs) > 0 {
+			t.Errorf("%s: segments left: %v", name, segs)
+		}
 	}
 }

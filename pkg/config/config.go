@@ -26,6 +26,12 @@ import (
 // or add a directive.
 var cspSourceRE = regexp.MustCompile(`^https?://(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d+)?$`)
 
+// prefixRE is a locale's prefix: one path segment of ASCII letters,
+// digits, -, _ and inner dots, which needs no escaping in a URL or a
+// host's rule file and is no . or .. (a prefix "/.." built the locale over
+// the site's root, "/p l" into a folder with a space, issue 36).
+var prefixRE = regexp.MustCompile(`^/[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$`)
+
 // FileName is the config file at the root of a site.
 const FileName = "site.yaml"
 
@@ -426,7 +432,12 @@ func (c *Config) validateLocales(root *yaml.Node) diag.List {
 	prefixes := map[string]bool{}
 	for i := range c.Locales {
 		l := &c.Locales[i]
-		pos := yamlx.Pos(FileName, yamlx.Index(yamlx.Field(root, "locales"), i))
+		item := yamlx.Index(yamlx.Field(root, "locales"), i)
+		pos := yamlx.Pos(FileName, item)
+		prefixPos := pos // the prefix's own line, when it has one
+		if n := yamlx.Field(item, "prefix"); n != nil {
+			prefixPos = yamlx.Pos(FileName, n)
+		}
 		if l.Default {
 			defaults++
 		}
@@ -434,14 +445,15 @@ func (c *Config) validateLocales(root *yaml.Node) diag.List {
 			errs.Addf(pos, "locale %q is declared twice", l.Code)
 		}
 		codes[l.Code] = true
-		if !strings.HasPrefix(l.Prefix, "/") || l.Prefix == "/" || strings.HasSuffix(l.Prefix, "/") || strings.Count(l.Prefix, "/") != 1 {
-			errs.Add(diag.New(pos, "locale %q: prefix %q must be one path segment like /%s", l.Code, l.Prefix, l.Code))
+		if !prefixRE.MatchString(l.Prefix) {
+			errs.Add(diag.New(prefixPos, "locale %q: prefix %q must be one path segment like /%s", l.Code, l.Prefix, l.Code).
+				WithHint("a slash, then letters, digits, - or _ (and . inside), like /pl or /pt-br"))
 		}
 		if g := sitepath.Reserved(l.Prefix, nil); g != "" {
-			errs.Addf(pos, "locale %q: prefix %q is the generated %s", l.Code, l.Prefix, g)
+			errs.Addf(prefixPos, "locale %q: prefix %q is the generated %s", l.Code, l.Prefix, g)
 		}
 		if prefixes[l.Prefix] {
-			errs.Addf(pos, "locale %q: prefix %q is used by another locale", l.Code, l.Prefix)
+			errs.Addf(prefixPos, "locale %q: prefix %q is used by another locale", l.Code, l.Prefix)
 		}
 		prefixes[l.Prefix] = true
 	}

@@ -79,3 +79,61 @@ func TestAssetEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestFormEndpoint: a form's endpoint is a clean path on the site or an
+// https:// URL without credentials, refused at its site.yaml line
+// otherwise; each of the refused ones built and reached every page's
+// <form action> (issue 36).
+func TestFormEndpoint(t *testing.T) {
+	base := "baseURL: https://example.com\ntitle: T\nlocales: [{code: de, name: Deutsch, prefix: /de, default: true}]\nforms:\n  demo:\n    endpoint: "
+	for _, tc := range []struct{ endpoint, want string }{
+		{"/api/demo", ""},
+		{"/api/demo/", ""},
+		{"https://forms.example.com/demo", ""},
+		{"https://forms.example.com", ""},
+		{"https://forms.example.com:8443/a/b?site=x", ""},
+		{`"javascript:alert(1)"`, "must be a path on the site"},
+		{"http://forms.example.com/demo", "must be a path on the site"},
+		{"api/demo", "must be a path on the site"},
+		{"//evil.example/x", "must be a path on the site"},
+		{"https://user:pass@forms.example.com/demo", "user name or password"},
+		{"https://user@forms.example.com/demo", "user name or password"},
+		{"/api/../x", "not a clean path (it would be /x)"},
+		{"https://forms.example.com/a/../../x", "not a clean path"},
+		{"/api//x", "not a clean path"},
+		{`"/api/x\n/y"`, "control character"},
+		{`"/api/x y"`, "control character, a space"},
+		{`"/api/\"x"`, "no place in a URL"},
+		{"https:///x", "no host"},
+		{"/api/x#y", "fragment"},
+	} {
+		_, err := Parse([]byte(base + tc.endpoint + "\n"))
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.endpoint, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "site.yaml:6:15: forms.demo.endpoint") {
+			t.Errorf("%s: %v, want site.yaml:6:15: … %q", tc.endpoint, err, tc.want)
+		}
+	}
+}
+
+// TestLocalePrefix: a locale's prefix is one plain path segment, and a bad
+// one is reported at the prefix's own line (it was reported at the
+// locale's first line, and "/..", "/p l" or "/pl?x" built, issue 36).
+func TestLocalePrefix(t *testing.T) {
+	base := "baseURL: https://example.com\ntitle: T\nlocales:\n  - code: pl\n    name: Polski\n    default: true\n    prefix: "
+	for _, ok := range []string{"/pl", "/pt-br", "/en_GB", "/v1.2"} {
+		if _, err := Parse([]byte(base + ok + "\n")); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"pl", "/", "/pl/", "/a/b", "/..", "/.", "/.pl", `"/p l"`, `"/pl?x"`, `"/pl#a"`, "/ą", "/%41", `"/a\\b"`, `"/p\x01"`} {
+		_, err := Parse([]byte(base + bad + "\n"))
+		if err == nil || !strings.Contains(err.Error(), "site.yaml:7:13: locale \"pl\": prefix") || !strings.Contains(err.Error(), "must be one path segment") {
+			t.Errorf("%s: %v, want site.yaml:7:13: … must be one path segment", bad, err)
+		}
+	}
+}

@@ -1,9 +1,15 @@
 package config
 
 import (
+	"errors"
+	"fmt"
 	"maps"
+	"net/url"
+	"path"
 	"regexp"
 	"slices"
+	"strings"
+	"unicode"
 
 	"gopkg.in/yaml.v3"
 
@@ -57,6 +63,10 @@ func (c *Config) validateForms(root *yaml.Node) diag.List {
 			errs.Addf(at("id"), "forms %s and %s both use the element id %q", other, name, f.ID)
 		}
 		ids[f.ID] = name
+		if err := CheckEndpoint(f.Endpoint); err != nil && f.Endpoint != "" {
+			errs.Add(diag.New(at("endpoint"), "forms.%s.endpoint %q %v", name, f.Endpoint, err).
+				WithHint("a path on the site like /api/%s, or an https:// URL like https://forms.example.com/%s", name, name))
+		}
 		if other, dup := endpoints[f.Endpoint]; dup && f.Endpoint != "" {
 			errs.Addf(at("endpoint"), "forms %s and %s both post to %s: each form needs its own endpoint", other, name, f.Endpoint)
 		}
@@ -80,4 +90,52 @@ func (c *Config) validateForms(root *yaml.Node) diag.List {
 		c.Forms[name] = f
 	}
 	return errs
+}
+
+// CheckEndpoint accepts what a form may post to (the action of every
+// page's <form>): a clean path on the site (/api/demo), or an https:// URL
+// with a host and a clean path, without a user name or password. Nothing
+// else: no javascript: or http:, no .. or . segment, no control
+// character, space or newline (issue 36).
+func CheckEndpoint(e string) error {
+	for i, r := range e {
+		if unicode.IsControl(r) || unicode.IsSpace(r) || r == unicode.ReplacementChar && !strings.HasPrefix(e[i:], "\uFFFD") {
+			return fmt.Errorf("holds a control character, a space or invalid UTF-8 (%q at byte %d)", r, i)
+		}
+		if strings.ContainsRune(`"'<>\\`+"`", r) {
+			return fmt.Errorf("holds %q, which has no place in a URL", r)
+		}
+	}
+	p := e
+	switch {
+	case strings.HasPrefix(e, "/") && !strings.HasPrefix(e, "//"):
+	case strings.HasPrefix(e, "https://"):
+		u, err := url.Parse(e)
+		if err != nil {
+			return fmt.Errorf("is not a URL: %v", errors.Unwrap(err))
+		}
+		if u.User != nil {
+			return errors.New("holds a user name or password; put the form's credentials on the server, never in the page")
+		}
+		if u.Hostname() == "" {
+			return errors.New("has no host")
+		}
+		if u.Fragment != "" || strings.Contains(e, "#") {
+			return errors.New("has a fragment (#…)")
+		}
+		p = u.EscapedPath()
+		if p == "" {
+			return nil
+		}
+	default:
+		return errors.New("must be a path on the site (starting with /) or an https:// URL")
+	}
+	p, _, _ = strings.Cut(p, "?")
+	if strings.Contains(p, "#") {
+		return errors.New("has a fragment (#…)")
+	}
+	if c := path.Clean(p); c != p && c+"/" != p {
+		return fmt.Errorf("is not a clean path (it would be %s): no . or .. segments, no //", c)
+	}
+	return nil
 }

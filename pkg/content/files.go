@@ -69,6 +69,18 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// MaxPageBytes bounds a page's file: parsing and rendering Markdown takes
+// about 50 times its size in memory at its peak, 200 times for a page of
+// nothing but links (4 MB of broken links took 855 MB, a 20 MB page over
+// 1 GB, issue 36), and 2 MB of text is a long book. docs/content-model.md
+// documents it.
+const MaxPageBytes = 2 << 20
+
+func tooLarge(file string, size int64) diag.Diagnostic {
+	return diag.New(diag.Pos{File: file}, "the page has %d bytes, more than the %d (%d MB) a page may have", size, MaxPageBytes, MaxPageBytes>>20).
+		WithHint("split it into several pages")
+}
+
 // Parse reads and parses the file, filling Page, Sets or Strings and Errs.
 // A panic (a bug) becomes an internal error at the file instead of ending
 // the process.
@@ -93,9 +105,19 @@ func (f *SourceFile) Parse(fsys fs.FS, opts Options) {
 			return
 		}
 	}
+	if f.Kind == KindPage {
+		if st, err := fs.Stat(fsys, f.Path); err == nil && st.Size() > MaxPageBytes {
+			f.Errs.Add(tooLarge(f.Path, st.Size()))
+			return
+		}
+	}
 	src, err := fs.ReadFile(fsys, f.Path)
 	if err != nil {
 		f.Errs.Addf(diag.Pos{File: f.Path}, "cannot read: %v", err)
+		return
+	}
+	if f.Kind == KindPage && len(src) > MaxPageBytes { // it grew since
+		f.Errs.Add(tooLarge(f.Path, int64(len(src))))
 		return
 	}
 	if at, off, bad := invalidUTF8(f.Path, src); bad {

@@ -84,3 +84,31 @@ func TestSlugTooLong(t *testing.T) {
 		}
 	}
 }
+
+// TestPageSizeLimit: a page larger than MaxPageBytes is refused at its
+// path before it is read whole, and one at the limit is read; a 20 MB page
+// took over 1 GB of memory (issue 36).
+func TestPageSizeLimit(t *testing.T) {
+	page := func(size int) []byte {
+		head := "---\ntitle: A\nid: a\ndescription: d\n---\n"
+		return append([]byte(head), strings.Repeat("x", size-len(head))...)
+	}
+	fsys := fstest.MapFS{
+		"content/pl/big.md": {Data: page(MaxPageBytes + 1)},
+		"content/pl/ok.md":  {Data: page(MaxPageBytes)},
+	}
+	for p, want := range map[string]string{
+		"content/pl/big.md": "content/pl/big.md: the page has 2097153 bytes, more than the 2097152 (2 MB) a page may have (hint: split it into several pages)",
+		"content/pl/ok.md":  "",
+	} {
+		f, _ := Classify(p, []string{"pl"})
+		f.Parse(fsys, Options{Langs: []string{"pl"}})
+		got := ""
+		if len(f.Errs) > 0 {
+			got = f.Errs[0].Error()
+		}
+		if got != want {
+			t.Errorf("%s: %q, want %q", p, got, want)
+		}
+	}
+}

@@ -8,7 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Pos is a position in a source file. Line and Col are 1-based; zero means
@@ -20,15 +23,26 @@ type Pos struct {
 }
 
 func (p Pos) String() string {
+	file := QuoteBadName(p.File)
 	switch {
 	case p.File == "":
 		return ""
 	case p.Line == 0:
-		return p.File
+		return file
 	case p.Col == 0:
-		return fmt.Sprintf("%s:%d", p.File, p.Line)
+		return fmt.Sprintf("%s:%d", file, p.Line)
 	}
-	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+	return fmt.Sprintf("%s:%d:%d", file, p.Line, p.Col)
+}
+
+// QuoteBadName is name, quoted Go-style ("content/pl/\xff.md") when it is
+// not valid UTF-8 or holds a control character, so that a message never
+// prints raw bytes to the terminal.
+func QuoteBadName(name string) string {
+	if !utf8.ValidString(name) || strings.IndexFunc(name, unicode.IsControl) >= 0 {
+		return strconv.Quote(name)
+	}
+	return name
 }
 
 // Diagnostic is one problem found in the user's source tree. Positions are

@@ -128,3 +128,20 @@ func TestComparePos(t *testing.T) {
 		t.Errorf("Sort: %v", s)
 	}
 }
+
+// TestPosQuotesBadName: a position in a file whose name is not UTF-8, or
+// holds a control character, is printed quoted, never as raw bytes.
+func TestPosQuotesBadName(t *testing.T) {
+	for _, tc := range []struct {
+		pos  Pos
+		want string
+	}{
+		{Pos{File: "content/pl/ż.md", Line: 2, Col: 3}, "content/pl/ż.md:2:3"},
+		{Pos{File: "content/pl/\xff.md", Line: 2}, `"content/pl/\xff.md":2`},
+		{Pos{File: "content/pl/a\x1b[2J.md"}, `"content/pl/a\x1b[2J.md"`},
+	} {
+		if got := tc.pos.String(); got != tc.want {
+			t.Errorf("%q: %s, want %s", tc.pos.File, got, tc.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"time"
 )
 
 // ErrClosed is returned for a submission offered after the batcher closed.
@@ -25,6 +26,29 @@ type Batcher struct {
 	once  sync.Once
 	mu    sync.RWMutex
 	shut  bool
+
+	last lastCommit // for /healthz
+}
+
+// lastCommit is the outcome of the batcher's last transaction.
+type lastCommit struct {
+	mu  sync.Mutex
+	at  time.Time
+	err error // nil: it committed
+}
+
+func (l *lastCommit) note(err error) {
+	l.mu.Lock()
+	l.at, l.err = time.Now(), err
+	l.mu.Unlock()
+}
+
+// LastCommit is when the last transaction of submissions ended and its
+// error (nil: it committed); a zero time before the first one.
+func (b *Batcher) LastCommit() (time.Time, error) {
+	b.last.mu.Lock()
+	defer b.last.mu.Unlock()
+	return b.last.at, b.last.err
 }
 
 type pending struct {
@@ -112,12 +136,22 @@ func (b *Batcher) write(batch []*pending) {
 	if err != nil && len(batch) > 1 {
 		// One bad submission must not fail the others: write each alone.
 		b.log.Warn("batch insert failed; writing one by one", "n", len(batch), "err", err)
+		var lastErr error
+		committed := false
+		defer func() {
+			if committed {
+				lastErr = nil
+			}
+			b.last.note(lastErr)
+		}()
 		for _, p := range batch {
 			s, err := b.store.Insert(ctx, []*Submission{p.sub}, b.kinds)
 			if err != nil {
+				lastErr = err
 				p.res <- batchResult{err: err}
 				continue
 			}
+			committed = true
 			p.res <- batchResult{saved: s[0]}
 		}
 		if b.wake != nil {
@@ -125,6 +159,7 @@ func (b *Batcher) write(batch []*pending) {
 		}
 		return
 	}
+	b.last.note(err)
 	for i, p := range batch {
 		if err != nil {
 			p.res <- batchResult{err: err}

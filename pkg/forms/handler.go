@@ -49,6 +49,7 @@ type Handler struct {
 	cop     *http.CrossOriginProtection
 	limits  *limiter
 	page    *pageRenderer
+	probe   probeResult
 }
 
 // EndpointPath is the path part of the schema's endpoint.
@@ -293,10 +294,38 @@ func (h *Handler) trusted(a netip.Addr) bool {
 
 // Health is the /healthz answer.
 type Health struct {
-	Status   string                   `json:"status"` // ok, degraded (notifications failing), down (no database)
-	Database string                   `json:"database"`
+	Status   string                   `json:"status"`   // ok, degraded (notifications failing), down (cannot store posts)
+	Database string                   `json:"database"` // ok, unreachable, or cannot commit
 	Outbox   map[string]OutboxStats   `json:"outbox"`
 	Channels map[string]ChannelHealth `json:"channels"`
+}
+
+// healthWindow is how long a failed commit of posts keeps /healthz down
+// (unless posts commit again) and how long a write probe's result is
+// reused, so that a flood of health checks is not a flood of commits.
+const healthWindow = 10 * time.Second
+
+// probeResult is the last write probe's outcome.
+type probeResult struct {
+	mu  sync.Mutex
+	at  time.Time
+	err error
+}
+
+// canCommit reports why the database cannot store posts now, or nil: the
+// last commit of posts failed within healthWindow and none committed
+// since, or a write probe (at most one per healthWindow) fails.
+func (h *Handler) canCommit(ctx context.Context) error {
+	now := time.Now()
+	if at, err := h.opts.Batcher.LastCommit(); err != nil && now.Sub(at) < healthWindow {
+		return err
+	}
+	h.probe.mu.Lock()
+	defer h.probe.mu.Unlock()
+	if h.probe.at.IsZero() || now.Sub(h.probe.at) >= healthWindow || h.probe.err != nil {
+		h.probe.at, h.probe.err = now, h.opts.Store.ProbeWrite(ctx)
+	}
+	return h.probe.err
 }
 
 // CheckHealth reports the database and the notification channels.
@@ -310,6 +339,10 @@ func (h *Handler) CheckHealth(ctx context.Context) Health {
 		h.opts.Log.Error("health: database", "err", err)
 	} else {
 		hl.Outbox = stats
+		if err := h.canCommit(ctx); err != nil {
+			hl.Status, hl.Database = "down", "cannot commit" // the error is logged, not shown
+			h.opts.Log.Error("health: database cannot commit", "err", err)
+		}
 	}
 	if h.opts.Worker != nil {
 		hl.Channels = h.opts.Worker.Health()

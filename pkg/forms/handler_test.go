@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 type testService struct {
@@ -340,5 +341,71 @@ func TestExportCSVNeutralizesFormulas(t *testing.T) {
 	WriteJSON(&j, recs)
 	if !strings.Contains(j.String(), `"companyName": "=cmd|`) {
 		t.Errorf("JSON export changes values:\n%s", j.String())
+	}
+}
+
+// TestHealthReflectsCommits: /healthz is down (503) while the database
+// cannot commit, seen by a failed commit of posts or by its own write
+// probe, and ok again once posts commit; it said ok while every post got
+// 503 (issue 36). The failing writes are triggers that abort them, as a
+// full disk or an immutable file does.
+func TestHealthReflectsCommits(t *testing.T) {
+	ts := startTest(t, "", ServerConfig{}, testSchema(t))
+	health := func() (int, Health) {
+		t.Helper()
+		res, err := http.Get(ts.srv.URL + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var hl Health
+		json.NewDecoder(res.Body).Decode(&hl)
+		return res.StatusCode, hl
+	}
+	exec := func(q string) {
+		t.Helper()
+		if _, err := ts.Store.DB().Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	post := func(key string) int {
+		t.Helper()
+		in := validJSON()
+		in["idempotencyKey"] = key
+		res, _ := postJSON(t, ts.srv.URL, in, nil)
+		return res.StatusCode
+	}
+	if code, hl := health(); code != 200 || hl.Status != "ok" {
+		t.Fatalf("/healthz at the start: %d %+v", code, hl)
+	}
+	// Posts cannot commit; the probe's own table still can.
+	exec(`CREATE TRIGGER full BEFORE INSERT ON submissions BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`)
+	if code := post("health-0001"); code != 503 {
+		t.Fatalf("a post that cannot commit: %d, want 503", code)
+	}
+	if code, hl := health(); code != 503 || hl.Status != "down" || hl.Database != "cannot commit" {
+		t.Errorf("/healthz after a failed commit: %d %+v, want 503, down, cannot commit", code, hl)
+	}
+	// Nothing can commit, and no post came within the window (or the
+	// handler restarted): the write probe sees it.
+	ts.Handler.opts.Batcher.last.at = time.Time{}
+	ts.Handler.probe.at = time.Time{} // the probe's result at the start is not reused
+	exec(`CREATE TRIGGER probe_full BEFORE UPDATE ON health_probe BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`)
+	exec(`CREATE TRIGGER probe_full2 BEFORE INSERT ON health_probe BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`)
+	if code, hl := health(); code != 503 || hl.Database != "cannot commit" {
+		t.Errorf("/healthz when the probe cannot commit: %d %+v, want 503, cannot commit", code, hl)
+	}
+	if !strings.Contains(ts.log.String(), "database or disk is full") {
+		t.Errorf("the log does not say why:\n%s", ts.log.String())
+	}
+	// Writes work again: a post commits and the health is ok.
+	exec(`DROP TRIGGER full`)
+	exec(`DROP TRIGGER probe_full`)
+	exec(`DROP TRIGGER probe_full2`)
+	if code := post("health-0002"); code != 201 {
+		t.Fatalf("a post once writes work: %d", code)
+	}
+	if code, hl := health(); code != 200 || hl.Status != "ok" {
+		t.Errorf("/healthz once writes work: %d %+v", code, hl)
 	}
 }

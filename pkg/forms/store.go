@@ -46,6 +46,7 @@ func (d Dialect) String() string { return [...]string{"sqlite", "postgres"}[d] }
 type Store struct {
 	db      *sql.DB
 	dialect Dialect
+	file    string // SQLite: the database file
 	// SQLite: checkpoints run on their own connection in the background,
 	// so that copying the WAL into the database (and its fsync) is not in
 	// any commit's path.
@@ -88,7 +89,7 @@ func Open(ctx context.Context, dbURL string) (*Store, error) {
 			return nil, fmt.Errorf("open sqlite %s: %w", abs, err)
 		}
 		ckpt.SetMaxOpenConns(1)
-		s = &Store{db: db, dialect: SQLite, ckpt: ckpt, stopCkpt: make(chan struct{}), ckptDone: make(chan struct{})}
+		s = &Store{db: db, dialect: SQLite, file: abs, ckpt: ckpt, stopCkpt: make(chan struct{}), ckptDone: make(chan struct{})}
 	case strings.HasPrefix(dbURL, "postgres://"), strings.HasPrefix(dbURL, "postgresql://"):
 		db, err := sql.Open("pgx", dbURL)
 		if err != nil {
@@ -246,7 +247,44 @@ var migrations = []migration{
 			 FOR EACH ROW EXECUTE FUNCTION forms_append_only()`,
 		},
 	},
+	// The health check's write probe (ProbeWrite): one row, rewritten.
+	{version: 2,
+		common: []string{`CREATE TABLE health_probe (id INTEGER PRIMARY KEY, checked_at TEXT NOT NULL)`},
+	},
 }
+
+// ProbeWrite commits one small write (a row of its own table, rewritten),
+// through the path a submission's commit takes: on a database that cannot
+// store (a full disk, a read-only or immutable file, a lost connection)
+// it fails as a post would.
+func (s *Store) ProbeWrite(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO health_probe (id, checked_at) VALUES (1, ?)
+		ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`), fmtTime(time.Now())); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	// The probe's row fits in the space the WAL file already has, where a
+	// post's rows need the file to grow: on SQLite the room left on the
+	// database's file system is checked too.
+	if s.file != "" {
+		dir := filepath.Dir(s.file)
+		if free, ok := freeBytes(dir); ok && free < minFreeBytes {
+			return fmt.Errorf("%s has %d KB free, less than the %d KB the handler wants for its commits", dir, free>>10, minFreeBytes>>10)
+		}
+	}
+	return nil
+}
+
+// minFreeBytes is the room ProbeWrite wants on an SQLite database's file
+// system: a few hundred posts of the largest size.
+const minFreeBytes = 4 << 20
 
 // migrate applies the migrations not yet applied, in one transaction each;
 // on PostgreSQL an advisory lock keeps two starting instances apart.

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -32,9 +31,11 @@ type avifProcess struct {
 	maxPixels int
 	workers   int
 
-	mu    sync.Mutex
-	users int
-	child *avifChild
+	mu       sync.Mutex
+	users    int
+	child    *avifChild
+	restarts int   // of the process since the first holder took it
+	failed   error // a fatalError: the process failed for good
 }
 
 // hold keeps the process for the caller (Run, Variant, an encode) until
@@ -51,6 +52,7 @@ func (p *avifProcess) hold() func() {
 			var c *avifChild
 			if p.users == 0 {
 				c, p.child = p.child, nil
+				p.restarts, p.failed = 0, nil // the next holders start afresh
 			}
 			p.mu.Unlock()
 			if c != nil {
@@ -63,35 +65,91 @@ func (p *avifProcess) hold() func() {
 
 // encode encodes m (Stride 4×width) in the process, starting it when none
 // runs (and ending it after, unless Run holds it). It returns ctx's error
-// as soon as ctx ends.
+// as soon as ctx ends. A process that ends during the encode (killed, or
+// crashed) is restarted once for the holders and the encode sent again;
+// when the process ends again, this encode and every later one fail at
+// once with a fatalError, which stops Run (issue 36: a killed encoder
+// failed the build only once every other image had been encoded).
 func (p *avifProcess) encode(ctx context.Context, m *image.RGBA, quality, speed int) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	defer p.hold()()
-	c, err := p.running()
-	if err != nil {
-		return nil, err
+	for {
+		c, err := p.running()
+		if err != nil {
+			return nil, err
+		}
+		w, h := m.Rect.Dx(), m.Rect.Dy()
+		if w < 1 || h < 1 || w*h > c.maxPixels || m.Stride != 4*w {
+			return nil, fmt.Errorf("AVIF encoder: %d×%d pixels (stride %d), outside 1-%d", w, h, m.Stride, c.maxPixels)
+		}
+		b, err := c.call(ctx, avifRequest{w: uint32(w), h: uint32(h), quality: uint32(quality), speed: uint32(speed), pix: m.Pix[:4*w*h]})
+		if err == nil || ctx.Err() != nil || c.alive() {
+			return b, err // done, stopped, or an error the encoder replied
+		}
+		if err := p.ended(c); err != nil {
+			return nil, err
+		}
 	}
-	w, h := m.Rect.Dx(), m.Rect.Dy()
-	if w < 1 || h < 1 || w*h > c.maxPixels || m.Stride != 4*w {
-		return nil, fmt.Errorf("AVIF encoder: %d×%d pixels (stride %d), outside 1-%d", w, h, m.Stride, c.maxPixels)
+}
+
+// fatalError is a failure of the encoder process that ends Run: it ended
+// during an encode again after its restart, or hung.
+type fatalError struct{ error }
+
+func (e fatalError) Unwrap() error { return e.error }
+
+// ended notes that c ended during an encode; the first caller to see it
+// decides whether it is restarted (nil: send the encode again) or the
+// encoder failed for good (the fatalError every caller returns).
+func (p *avifProcess) ended(c *avifChild) error {
+	<-c.done // its failure is described
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.child == c {
+		p.child = nil
+		p.noteEnd(c)
 	}
-	return c.call(ctx, avifRequest{w: uint32(w), h: uint32(h), quality: uint32(quality), speed: uint32(speed), pix: m.Pix[:4*w*h]})
+	return p.failed
+}
+
+// noteEnd counts an end of c while held (p.mu locked): the first is
+// forgiven (a restart), the second, or a hang, is the fatal failure.
+func (p *avifProcess) noteEnd(c *avifChild) {
+	if p.failed != nil {
+		return
+	}
+	if p.restarts < 1 && !c.hung {
+		p.restarts++
+		return
+	}
+	how := "after its restart"
+	if c.hung {
+		how = "hung"
+	}
+	p.failed = fatalError{fmt.Errorf("%w (%s)", c.failure(), how)}
 }
 
 // running is the process under way, or a new one when there is none or
-// the last one failed.
+// the last one ended (noteEnd).
 func (p *avifProcess) running() (*avifChild, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.child != nil && p.child.alive() {
-		return p.child, nil
+	if p.failed != nil {
+		return nil, p.failed
 	}
-	cmd := p.newCommand()
-	cmd.Env = append(cmd.Environ(), avifChildEnv+"=1",
-		avifMaxPixelsEnv+"="+strconv.Itoa(p.maxPixels), avifWorkersEnv+"="+strconv.Itoa(p.workers))
-	c, err := startAVIFChild(cmd)
+	if c := p.child; c != nil {
+		if c.alive() {
+			return c, nil
+		}
+		p.child = nil // ended between encodes
+		p.noteEnd(c)
+		if p.failed != nil {
+			return nil, p.failed
+		}
+	}
+	c, err := startAVIFChild(p.newCommand(), avifSettings{maxPixels: p.maxPixels, workers: p.workers})
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +170,7 @@ func (p *avifProcess) newCommand() *exec.Cmd {
 		}
 	}
 	cmd := exec.Command(exe)
-	cmd.Args = []string{os.Args[0], "(AVIF encoder)"} // how ps shows it; the program reads its environment
+	cmd.Args = []string{os.Args[0], avifChildArg}
 	return cmd
 }
 
@@ -129,6 +187,7 @@ type avifChild struct {
 	nextID  uint32
 	pending map[uint32]pendingCall
 	err     error         // why it ended, once it did
+	hung    bool          // it was killed for saying nothing for avifEncodeTimeout
 	done    chan struct{} // closed once it ended and was waited for
 }
 
@@ -144,7 +203,7 @@ type pendingCall struct {
 	limit uint64
 }
 
-func startAVIFChild(cmd *exec.Cmd) (*avifChild, error) {
+func startAVIFChild(cmd *exec.Cmd, s avifSettings) (*avifChild, error) {
 	c := &avifChild{cmd: cmd, stderr: &tailWriter{max: avifErrorLimit}, pending: map[uint32]pendingCall{}, done: make(chan struct{})}
 	cmd.Stderr = c.stderr
 	dieWithParent(cmd)
@@ -153,11 +212,20 @@ func startAVIFChild(cmd *exec.Cmd) (*avifChild, error) {
 		return nil, fmt.Errorf("AVIF encoder process: %w", err)
 	}
 	cmd.Stdin = stdinR
-	stdout, err := cmd.StdoutPipe()
+	send, err := withSettings(cmd, s)
+	var stdout io.ReadCloser
+	if err == nil {
+		stdout, err = cmd.StdoutPipe()
+	}
 	if err == nil {
 		err = cmd.Start()
 	}
 	stdinR.Close()
+	if send != nil {
+		// A process that does not read them (not an encoder, or one that
+		// ended at once) fails its first call, saying how it ended.
+		send(stdin)
+	}
 	if err != nil {
 		stdin.Close()
 		return nil, fmt.Errorf("AVIF encoder process: %w", err)
@@ -197,6 +265,9 @@ func (c *avifChild) call(ctx context.Context, req avifRequest) ([]byte, error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	case <-timer.C:
+		c.mu.Lock()
+		c.hung = true
+		c.mu.Unlock()
 		c.stop(fmt.Errorf("no reply within %v", avifEncodeTimeout))
 		<-c.done
 		return nil, c.failure()

@@ -8,21 +8,12 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"strconv"
 	"sync"
 )
 
-// The environment of the AVIF encoder process: avifChildEnv makes a
-// program linking this package serve encodes (serveAVIF) instead of doing
-// what it does; the others are its bounds, set by the build.
-const (
-	avifChildEnv     = "SITEGEN_AVIF_ENCODER"
-	avifMaxPixelsEnv = "SITEGEN_AVIF_ENCODER_MAX_PIXELS"
-	avifWorkersEnv   = "SITEGEN_AVIF_ENCODER_WORKERS"
-	// avifQueued bounds the requests the process holds at once, read and
-	// not yet answered (a build has one per worker and request under way).
-	avifQueued = 64
-)
+// avifQueued bounds the requests the encoder process holds at once, read
+// and not yet answered (a build has one per worker and request under way).
+const avifQueued = 64
 
 // avifChildGCPercent is the encoder process's GOGC: its live heap is the
 // encoder's instances (up to 120 MB each), its garbage the pixels and
@@ -31,17 +22,17 @@ const (
 const avifChildGCPercent = 20
 
 // init turns the process into the AVIF encoder when the build started it
-// so (avifproc.go: sitegen, or a test binary, run again), before any
-// other work of the program: in main it would need a hook in every
-// program and test binary that builds images.
+// so (avifproc.go: sitegen, or a test binary, run again with the marker
+// argument and the settings channel, avifhand.go), before any other work
+// of the program: in main it would need a hook in every program and test
+// binary that builds images.
 func init() {
-	if os.Getenv(avifChildEnv) != "1" {
+	s, ok, err := avifChildSettings(os.Args)
+	if !ok {
 		return
 	}
-	maxPixels, err1 := strconv.Atoi(os.Getenv(avifMaxPixelsEnv))
-	workers, err2 := strconv.Atoi(os.Getenv(avifWorkersEnv))
-	if err := errors.Join(err1, err2); err != nil || maxPixels < 1 || workers < 1 {
-		fmt.Fprintf(os.Stderr, "AVIF encoder process: bad %s or %s: %v\n", avifMaxPixelsEnv, avifWorkersEnv, err)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "AVIF encoder process: %v\n", err)
 		os.Exit(2)
 	}
 	if os.Getenv("GOGC") == "" {
@@ -49,7 +40,7 @@ func init() {
 	}
 	out := os.Stdout
 	os.Stdout = os.Stderr // nothing else may write into the replies
-	if err := serveAVIF(os.Stdin, out, maxPixels, workers); err != nil {
+	if err := serveAVIF(os.Stdin, out, s.maxPixels, s.workers); err != nil {
 		fmt.Fprintf(os.Stderr, "AVIF encoder process: %v\n", err)
 		os.Exit(1)
 	}

@@ -108,10 +108,12 @@ type Picture struct {
 
 // Processor makes the variants of every picture asked for.
 type Processor struct {
-	fsys     fs.FS
-	dirs     []string // where source paths are looked up, in order
-	cacheDir string   // "" disables the cache
-	enc      Encoders
+	fsys       fs.FS
+	dirs       []string // where source paths are looked up, in order
+	cacheDir   string   // "" disables the cache
+	cacheErrMu sync.Mutex
+	cacheErr   error // the first write into cacheDir that failed
+	enc        Encoders
 	// maxPixels bounds width × height of a source, read from its header.
 	maxPixels int
 
@@ -472,7 +474,15 @@ func (p *Processor) Run(ctx context.Context, workers int) ([]File, error) {
 		}
 	}
 	p.mu.Unlock()
+	p.cacheErrMu.Lock()
+	p.cacheErr = nil // CacheErr is this Run's
+	p.cacheErrMu.Unlock()
 	defer p.holdEncoders()()
+	// An encoder that failed for good (fatalError) stops the other
+	// workers: their images could not be encoded either.
+	outer := ctx
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	sort.Slice(todo, func(i, j int) bool { return todo[i].file < todo[j].file })
 	var (
 		mu    sync.Mutex
@@ -487,6 +497,9 @@ func (p *Processor) Run(ctx context.Context, workers int) ([]File, error) {
 			defer wg.Done()
 			for s := range next {
 				made, err := p.runSource(ctx, s)
+				if errors.As(err, new(fatalError)) {
+					stop(err)
+				}
 				mu.Lock()
 				files = append(files, made...)
 				if err != nil {
@@ -509,6 +522,9 @@ feed:
 	// step (a decode, a resize) ends it and drops its variant, unseen; an
 	// AVIF encode is given up, and its process killed.
 	if err := ctxwait.Wait(ctx, &wg); err != nil {
+		if cause := context.Cause(ctx); outer.Err() == nil && errors.As(cause, new(fatalError)) {
+			return nil, cause
+		}
 		return nil, err
 	}
 	mu.Lock()
@@ -591,14 +607,35 @@ func (p *Processor) make(ctx context.Context, j *job, decoded *image.Image, scal
 	}
 	var buf bytes.Buffer
 	if err := encode(ctx, j.enc, &buf, dst, j.q); err != nil {
-		return nil, fmt.Errorf("image %s: encoding %s at %d px: %v", s.file, j.enc.Format(), j.w, err)
+		return nil, fmt.Errorf("image %s: encoding %s at %d px: %w", s.file, j.enc.Format(), j.w, err)
 	}
 	p.processed.Add(1)
 	if err := p.toCache(j, buf.Bytes()); err != nil {
-		return nil, err
+		p.noteCacheErr(err) // a cache that cannot be written slows the next build, never this one
 	}
 	return buf.Bytes(), nil
 }
+
+// noteCacheErr keeps the first error of writing the cache (CacheErr).
+func (p *Processor) noteCacheErr(err error) {
+	p.cacheErrMu.Lock()
+	if p.cacheErr == nil {
+		p.cacheErr = err
+	}
+	p.cacheErrMu.Unlock()
+}
+
+// CacheErr is the first error met writing a variant into the cache folder
+// (a full disk), or nil: the variants were made all the same, and the
+// caller warns that the next build will make them again.
+func (p *Processor) CacheErr() error {
+	p.cacheErrMu.Lock()
+	defer p.cacheErrMu.Unlock()
+	return p.cacheErr
+}
+
+// CacheDir is the folder the variants are kept in ("": none).
+func (p *Processor) CacheDir() string { return p.cacheDir }
 
 func (p *Processor) cachePath(j *job) string {
 	return filepath.Join(p.cacheDir, j.key[:2], j.key+extensions[j.enc.Format()])

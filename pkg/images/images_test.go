@@ -9,6 +9,8 @@ import (
 	"image/jpeg"
 	"image/png"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -202,6 +204,29 @@ func TestCacheHit(t *testing.T) {
 	build(70)
 	if n := calls.Load(); n != 16 {
 		t.Errorf("quality 70 after quality 50: %d encoder calls, want 8 more", n-8)
+	}
+}
+
+// TestCacheWriteFails: a cache folder that cannot be written (a full
+// disk; here a file where the folder should be) does not fail Run: the
+// variants are made, and CacheErr says what went wrong, naming the
+// folder, for the build's warning. Run failed with the error (issue 36).
+func TestCacheWriteFails(t *testing.T) {
+	cache := filepath.Join(t.TempDir(), "cache")
+	if err := os.WriteFile(cache, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var calls atomic.Int64
+	p := New(Config{FS: testFS(t), Dirs: []string{"assets/images"}, CacheDir: cache, Encoders: countingEncoders(&calls)})
+	if _, err := p.Picture("/photos/a.jpg", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	files, err := p.Run(context.Background(), 2)
+	if err != nil || len(files) != 8 {
+		t.Fatalf("Run: %d files, %v; want 8 files and no error", len(files), err)
+	}
+	if err := p.CacheErr(); err == nil || !strings.Contains(err.Error(), cache) {
+		t.Errorf("CacheErr: %v, want the error naming %s", err, cache)
 	}
 }
 

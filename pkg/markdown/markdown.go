@@ -72,6 +72,39 @@ type Source struct {
 type linkErrors struct {
 	mu   sync.Mutex
 	list diag.List
+	more int // links that failed past maxLinkErrors, counted only
+}
+
+// maxLinkErrors bounds the link errors one source reports: a page of
+// 260,000 broken links took 1.2 GB and minutes to report them (issue 36);
+// past it the others are counted in one last diagnostic.
+const maxLinkErrors = 100
+
+// add records d unless maxLinkErrors were recorded already.
+func (e *linkErrors) add(d diag.Diagnostic) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.list) >= maxLinkErrors {
+		e.more++
+		return
+	}
+	e.list.Add(d)
+}
+
+// full reports whether further link errors would only be counted.
+func (e *linkErrors) full() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return len(e.list) >= maxLinkErrors
+}
+
+// result is the errors recorded and, when some were only counted, one
+// saying how many, at pos.
+func (e *linkErrors) result(pos diag.Pos) diag.List {
+	if e.more > 0 {
+		e.list.Add(diag.New(pos, "and %d more link errors in this text (only the first %d are shown)", e.more, maxLinkErrors))
+	}
+	return e.list
 }
 
 // Block converts Markdown to HTML. Links are passed through resolve; a link
@@ -91,11 +124,11 @@ func (c *Converter) Block(src Source, resolve Resolver) (string, diag.List) {
 	}
 	b := out.Bytes()
 	if len(b) == 0 {
-		return "", errs.list
+		return "", errs.result(src.Pos)
 	}
 	// The buffer is this call's own and never written again: the string
 	// shares its bytes instead of copying them.
-	return unsafe.String(&b[0], len(b)), errs.list
+	return unsafe.String(&b[0], len(b)), errs.result(src.Pos)
 }
 
 // bufferWriter is a bytes.Buffer that goldmark's renderer takes as its
@@ -121,7 +154,7 @@ func (c *Converter) CheckLinks(src Source, resolve Resolver) diag.List {
 	pc.Set(resolverKey, resolve)
 	pc.Set(errsKey, &sourceInfo{src: src, errs: errs})
 	c.md.Parser().Parse(text.NewReader(src.Text), parser.WithContext(pc))
-	return errs.list
+	return errs.result(src.Pos)
 }
 
 // Inline converts a short text to HTML without the wrapping paragraph.
@@ -161,9 +194,11 @@ func (linkTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 				html, ok, err := info.src.Images(string(l.Destination), imageAlt(l, source), string(l.Title))
 				if ok || err != nil {
 					if err != nil {
-						info.errs.mu.Lock()
-						info.errs.list.Add(diag.Diagnostic{Pos: imagePos(info.src.Pos, source, l), Message: err.Error()})
-						info.errs.mu.Unlock()
+						if info.errs.full() {
+							info.errs.add(diag.Diagnostic{}) // counted
+						} else {
+							info.errs.add(diag.Diagnostic{Pos: imagePos(info.src.Pos, source, l), Message: err.Error()})
+						}
 						return ast.WalkSkipChildren, nil
 					}
 					s := ast.NewString([]byte(html))
@@ -179,6 +214,10 @@ func (linkTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 			return ast.WalkContinue, nil
 		}
 		url, err := resolve(string(*dest))
+		if err != nil && info.errs.full() {
+			info.errs.add(diag.Diagnostic{}) // counted; its position is not worked out
+			return ast.WalkContinue, nil
+		}
 		if err != nil {
 			pos := info.src.Pos
 			if off := firstOffset(n); off >= 0 {
@@ -197,9 +236,7 @@ func (linkTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 				d.Message = fmt.Sprintf("link %q: %s", string(*dest), dg.Message)
 				d.Hint = dg.Hint
 			}
-			info.errs.mu.Lock()
-			info.errs.list.Add(d)
-			info.errs.mu.Unlock()
+			info.errs.add(d)
 			return ast.WalkContinue, nil
 		}
 		*dest = []byte(url)

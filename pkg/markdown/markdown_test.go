@@ -84,3 +84,25 @@ func TestCheckLinks(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestLinkErrorsBounded: a text with thousands of broken links reports the
+// first maxLinkErrors and counts the rest in one diagnostic, rendering and
+// checking alike; every one was reported, with its position counted from
+// the text's start (2 MB of them took 1.2 GB and two minutes, issue 36).
+func TestLinkErrorsBounded(t *testing.T) {
+	c := New(Options{})
+	src := Source{Text: []byte(strings.Repeat("[a](/x) [b](/y)\n\n", 1500)), Pos: diag.Pos{File: "content/pl/a.md", Line: 6, Col: 1}}
+	bad := func(string) (string, error) { return "", errors.New("no such page") }
+	_, fromBlock := c.Block(src, bad)
+	for name, errs := range map[string]diag.List{"Block": fromBlock, "CheckLinks": c.CheckLinks(src, bad)} {
+		if len(errs) != maxLinkErrors+1 {
+			t.Fatalf("%s: %d diagnostics, want %d", name, len(errs), maxLinkErrors+1)
+		}
+		if got := errs[0].Error(); got != `content/pl/a.md:6:1: link "/x": no such page` {
+			t.Errorf("%s: first %q", name, got)
+		}
+		if got, want := errs[maxLinkErrors].Error(), "content/pl/a.md:6:1: and 2900 more link errors in this text (only the first 100 are shown)"; got != want {
+			t.Errorf("%s: last %q, want %q", name, got, want)
+		}
+	}
+}

@@ -60,7 +60,7 @@ type BeginOptions struct {
 }
 
 func keepDir(final string) string {
-	return filepath.Join(filepath.Dir(final), keepPrefix+filepath.Base(final))
+	return filepath.Join(filepath.Dir(final), keepPrefix+besideName(filepath.Base(final)))
 }
 
 // openSpare returns the spare in keep and its index with the files that

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"os"
 	"path"
@@ -22,6 +23,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 	"unsafe"
 
 	"sitegen/pkg/sitepath"
@@ -151,7 +153,7 @@ func BeginWith(dir, version string, opts BeginOptions) (*Tree, error) {
 	// The new tree is made inside a staging folder beside dir, marked so
 	// that the file system places the tree away from the previous output
 	// (see spreadFolders), and moved out of it into place on Commit.
-	stage, err := os.MkdirTemp(parent, tmpPrefix+filepath.Base(abs)+"-")
+	stage, err := os.MkdirTemp(parent, tmpPrefix+besideName(filepath.Base(abs))+"-")
 	if err != nil {
 		unlock()
 		return nil, fmt.Errorf("create temporary output directory: %w", err)
@@ -244,9 +246,28 @@ func Recover(dir string) error {
 	return nil
 }
 
+// besideName is the part of the names beside --out that stands for its
+// name base: base itself, or, when it is long, its first bytes and a hash
+// of the whole, so that a prefix, the name and MkdirTemp's random suffix
+// stay within the 255 bytes a file name may have (a 250-byte --out could
+// not be built, issue 36).
+func besideName(base string) string {
+	const keep = 150 // bytes of base kept; the longest prefix is 14, the suffix 11
+	if len(base) <= keep+10 {
+		return base
+	}
+	cut := keep
+	for cut > 0 && !utf8.RuneStart(base[cut]) {
+		cut--
+	}
+	h := fnv.New32a()
+	h.Write([]byte(base))
+	return fmt.Sprintf("%s~%08x", base[:cut], h.Sum32())
+}
+
 // leftoverOf reports whether name is prefix+base+"-"+random (MkdirTemp's form).
 func leftoverOf(name, prefix, base string) bool {
-	rest, ok := strings.CutPrefix(name, prefix+base+"-")
+	rest, ok := strings.CutPrefix(name, prefix+besideName(base)+"-")
 	if !ok || rest == "" {
 		return false
 	}
@@ -625,7 +646,7 @@ func (t *Tree) Commit() error {
 			return fmt.Errorf("swap the new output into place: %w", err)
 		}
 		// Two renames: --out is missing in between.
-		o, err := os.MkdirTemp(filepath.Dir(t.final), oldPrefix+filepath.Base(t.final)+"-")
+		o, err := os.MkdirTemp(filepath.Dir(t.final), oldPrefix+besideName(filepath.Base(t.final))+"-")
 		if err != nil {
 			t.Abort()
 			return err

@@ -454,3 +454,42 @@ func TestAbortDuringWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestLongOutName: an output folder whose name is as long as a name may
+// be is built, twice (the second replaces the first, reusing or not), and
+// a leftover of a killed build beside it is found: the temporary folders
+// beside it used to add 25 bytes to its name and could not be made
+// ("file name too long", issue 36).
+func TestLongOutName(t *testing.T) {
+	for _, base := range []string{strings.Repeat("o", 250), strings.Repeat("ż", 127)} {
+		for _, reuse := range []bool{false, true} {
+			parent := t.TempDir()
+			out := filepath.Join(parent, base)
+			for i := range 2 {
+				tr, err := BeginWith(out, "1", BeginOptions{Reuse: reuse})
+				if err != nil {
+					t.Fatalf("%d bytes, build %d: %v", len(base), i, err)
+				}
+				if err := tr.WriteFile("index.html", []byte{byte('a' + i)}); err != nil {
+					t.Fatal(err)
+				}
+				if err := tr.Commit(); err != nil {
+					t.Fatalf("%d bytes, build %d: %v", len(base), i, err)
+				}
+			}
+			if b, err := os.ReadFile(filepath.Join(out, "index.html")); err != nil || string(b) != "b" {
+				t.Errorf("%d bytes: index.html %q, %v", len(base), b, err)
+			}
+			left, err := os.MkdirTemp(parent, tmpPrefix+besideName(base)+"-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := Recover(out); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(left); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("%d bytes: the leftover %s was not removed", len(base), filepath.Base(left))
+			}
+		}
+	}
+}

@@ -18,6 +18,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"sitegen/pkg/diag"
 )
@@ -74,6 +76,9 @@ func guarded(name string) bool {
 // check returns the error for reading name, or nil when it is a regular
 // file or a folder inside the site.
 func (f *FS) check(op, name string) error {
+	if err := BadName(name); err != nil {
+		return &fs.PathError{Op: op, Path: diag.QuoteBadName(name), Err: err}
+	}
 	if !fs.ValidPath(name) {
 		return &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
 	}
@@ -319,3 +324,19 @@ var _ interface {
 	fs.ReadFileFS
 	fs.StatFS
 } = (*FS)(nil)
+
+// BadName says what is wrong with a name that is not valid UTF-8 or holds
+// a control character, or returns nil: sitegen reads, links and publishes
+// UTF-8 names only (an invalid one was refused as "invalid argument",
+// printed as raw bytes, issue 36).
+func BadName(name string) error {
+	for i, r := range name {
+		if r == utf8.RuneError && !strings.HasPrefix(name[i:], "\uFFFD") {
+			return fmt.Errorf("the file name is not valid UTF-8 (byte 0x%02x at byte %d of the path); rename it", name[i], i)
+		}
+		if unicode.IsControl(r) {
+			return fmt.Errorf("the file name holds the control character %U; rename it", r)
+		}
+	}
+	return nil
+}

@@ -127,3 +127,25 @@ func TestWriteNewNeverReplaces(t *testing.T) {
 		t.Errorf("the existing file became %q", b)
 	}
 }
+
+// TestBadName: a file whose name is not valid UTF-8 is refused saying so,
+// its name quoted (it was "invalid argument", the name printed as raw
+// bytes, issue 36).
+func TestBadName(t *testing.T) {
+	root, _ := site(t)
+	if err := os.WriteFile(filepath.Join(root, "content/pl/\xff\xfe.md"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.ReadFile("content/pl/\xff\xfe.md")
+	want := `read "content/pl/\xff\xfe.md": the file name is not valid UTF-8 (byte 0xff at byte 11 of the path); rename it`
+	if err == nil || err.Error() != want {
+		t.Errorf("ReadFile: %v\nwant %s", err, want)
+	}
+	if _, err := f.Open("content/pl/a\x1b[2J.md"); err == nil || !strings.Contains(err.Error(), `"content/pl/a\x1b[2J.md": the file name holds the control character U+001B`) {
+		t.Errorf("Open: %v, want the name quoted and the control character named", err)
+	}
+}

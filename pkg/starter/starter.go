@@ -25,6 +25,10 @@ var files embed.FS
 // mixes the starter site with files of the user's.
 var ErrNotEmpty = errors.New("folder is not empty")
 
+// ErrNotAFolder is returned for a path that exists and is not a folder (a
+// file, a named pipe, a link to nowhere or to a file).
+var ErrNotAFolder = errors.New("not a folder")
+
 // renamed maps files stored under another name (a .gitignore in the
 // source tree would apply to the repository itself).
 var renamed = map[string]string{"gitignore": ".gitignore"}
@@ -47,6 +51,9 @@ var (
 // a dir that exists and is not empty. It returns the files written, as
 // slash-separated paths relative to dir, in order.
 func Write(dir string, o Options) ([]string, error) {
+	if err := checkFolder(dir); err != nil {
+		return nil, err
+	}
 	entries, err := os.ReadDir(dir)
 	switch {
 	case err == nil && len(entries) > 0:
@@ -87,4 +94,33 @@ func Write(dir string, o Options) ([]string, error) {
 		return written, fmt.Errorf("writing the starter site: %w", err)
 	}
 	return written, nil
+}
+
+// checkFolder refuses a dir that exists and is not a folder, or a link
+// that leads to none.
+func checkFolder(dir string) error {
+	lst, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	what := sitefs.Kind(lst.Mode())
+	if lst.Mode()&fs.ModeSymlink != 0 {
+		st, err := os.Stat(dir)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			what = "a symbolic link to nothing"
+		case err != nil:
+			return err
+		case st.IsDir():
+			return nil
+		default:
+			what = "a symbolic link to " + sitefs.Kind(st.Mode())
+		}
+	} else if lst.IsDir() {
+		return nil
+	}
+	return fmt.Errorf("%s: %w (it is %s); init writes a new site into an empty or new folder", dir, ErrNotAFolder, what)
 }

@@ -56,17 +56,6 @@ func TestWrite(t *testing.T) {
 
 func containsIsland(b []byte) bool { return strings.Contains(string(b), "{{ island ") }
 
-// TestWriteRefusesAFile: a path that is a file is not a folder to write into.
-func TestWriteRefusesAFile(t *testing.T) {
-	f := filepath.Join(t.TempDir(), "file")
-	if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Write(f, Options{}); err == nil {
-		t.Error("wrote into a file")
-	}
-}
-
 // TestLockFileMatches: the starter's package-lock.json pins exactly the
 // packages of its package.json, at their versions, so `npm ci` installs
 // them and the two cannot drift apart (regenerate the lock file with
