@@ -5,6 +5,7 @@ package sitetest
 // whose own resources are missing says so while its HTML stays usable.
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -147,6 +148,49 @@ func (rs *runtimeSuite) testChunkFailedAfterSwap(t *testing.T) {
 	}
 	tb.dropErrors("Loading chunk")
 	tb.checkNoErrors()
+}
+
+// testHashLinksSwap (issue 40 point 5): every link of the home page to
+// the contact page's #demo-form swaps to it and lands on the anchor, when
+// clicked right after the load and when its page data was prefetched
+// first: no full load.
+func (rs *runtimeSuite) testHashLinksSwap(t *testing.T) {
+	const home, target = "/pl/", "/pl/o-nas/kontakt/"
+	const links = `[...document.querySelectorAll('main a[href="/pl/o-nas/kontakt/#demo-form"]')]`
+	probe := rs.open(t, tabOptions{consent: "reject"})
+	rs.load(probe, "", home)
+	n := jsEval[int](probe, links+`.length`)
+	probe.release()
+	if n < 2 {
+		t.Fatalf("precondition: the home page has %d links to %s#demo-form, want its two", n, target)
+	}
+	for i := range n {
+		for _, prefetched := range []bool{false, true} {
+			t.Run(fmt.Sprintf("link%d/prefetched=%v", i, prefetched), func(t *testing.T) {
+				tb := rs.open(t, tabOptions{consent: "reject"})
+				if _, err := chromedp.Run(tb.ctx, chromedp.Navigate(rs.base+home)); err != nil {
+					t.Fatal(err)
+				}
+				jsEval[bool](tb, fmt.Sprintf(`(%s[%d].id = 'rt-hash-link', true)`, links, i))
+				if prefetched {
+					tb.do(chromedp.ScrollIntoView(chromedp.CSS("#rt-hash-link")))
+					tb.waitJS(`performance.getEntriesByType('resource').some((e) => e.name.includes('/page-data/pl/o-nas/kontakt/page-data.json'))`,
+						15*time.Second, "the contact page's data to be prefetched")
+				} else {
+					tb.waitJS(`document.readyState === 'complete'`, 10*time.Second, "the load")
+				}
+				m := rs.srv.mark()
+				tb.click("#rt-hash-link")
+				rs.waitNav(tb, 1, target)
+				tb.waitJS(`location.hash === '#demo-form' && Math.abs(document.getElementById('demo-form').getBoundingClientRect().top) < 150`,
+					5*time.Second, "#demo-form at the top of the viewport")
+				if docs := rs.documents(m); len(docs) != 0 {
+					t.Errorf("a full load of %v: the link must swap", docs)
+				}
+				tb.checkNoErrors()
+			})
+		}
+	}
 }
 
 // testResourcesMissing: a direct load of a page whose page data is missing

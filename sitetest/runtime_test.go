@@ -88,6 +88,7 @@ func TestRuntime(t *testing.T) {
 		{"LoaderRetryBounded", rs.testLoaderRetryBounded},
 		{"ChunkRetry", rs.testChunkRetry},
 		{"ChunkFailedAfterSwap", rs.testChunkFailedAfterSwap},
+		{"HashLinksSwap", rs.testHashLinksSwap},
 		{"ResourcesMissing", rs.testResourcesMissing},
 		{"Screenshots", rs.testScreenshots},
 	} {
