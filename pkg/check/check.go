@@ -234,7 +234,7 @@ func (c *checker) run(ctx context.Context, ext *External) {
 		if !e.Root {
 			c.checkHead(e, p, titles)
 		}
-		if p.noindex && inSitemap[cfg.BaseURL+e.URL] {
+		if p.noindex && inSitemap[cfg.BaseURL+sitepath.URL(e.URL)] {
 			c.add(diag.Diagnostic{Pos: diag.Pos{File: e.Page.File, Line: e.Page.Pos.Line, Col: e.Page.Pos.Col}, Kind: KindSitemap,
 				Page: e.URL, Message: fmt.Sprintf("%s is in the sitemap, but its HTML asks search engines not to index it (robots noindex); "+
 					"give the page noindex: true under params in its front matter, so the sitemap leaves it out, or drop the robots meta", e.URL)})
@@ -321,6 +321,11 @@ func (c *checker) resolve(base, href string) (target, frag string, ok bool) {
 	href, _, _ = strings.Cut(href, "?")
 	if href == "" {
 		return outPath(base), frag, true
+	}
+	// The output holds files under their decoded (UTF-8) names: a server
+	// decodes /ja/%E3%83%96/ before it looks.
+	if h, err := url.PathUnescape(href); err == nil {
+		href = h
 	}
 	if !strings.HasPrefix(href, "/") {
 		href = path.Join(base, href)

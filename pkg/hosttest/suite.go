@@ -108,6 +108,11 @@ func Suite(t *testing.T, base string, site Site) {
 				if res.StatusCode != 301 || location(res) != to+"?utm_source=t&x=1" {
 					t.Errorf("%s?utm_source=t&x=1: %d to %q, want 301 to %s?utm_source=t&x=1", p, res.StatusCode, res.Header.Get("Location"), to)
 				}
+				// A Location header is ASCII: a page in any script is
+				// sent percent-encoded.
+				if loc := res.Header.Get("Location"); strings.ContainsFunc(loc, func(r rune) bool { return r >= 0x80 }) {
+					t.Errorf("%s: Location %q is not percent-encoded", p, loc)
+				}
 				security(t, p, res)
 			}
 			if res, _ := get(t, to); res.StatusCode != 200 {

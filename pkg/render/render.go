@@ -27,6 +27,7 @@ import (
 	"sitegen/pkg/i18n"
 	"sitegen/pkg/markdown"
 	"sitegen/pkg/route"
+	"sitegen/pkg/sitepath"
 )
 
 // Islands renders React islands at build time (implemented by pkg/islands).
@@ -605,7 +606,7 @@ func (r *Renderer) pageContext(e *route.Entry, deps Deps) *PageContext {
 		Page: &PageInfo{
 			ID: pg.ID, Title: pg.Title, Description: pg.Description, Keywords: pg.Keywords, Layout: pg.Layout,
 			Date: pg.Date, Summary: pg.Summary, Tags: pg.Tags, Image: pg.Image.Path, ImageFile: pg.Image, Params: pg.Params, Sections: pg.Sections,
-			URL: e.URL, Permalink: cfg.BaseURL + canonical, Fallback: e.Fallback, Lang: pg.Lang, File: pg.File,
+			URL: e.URL, Permalink: cfg.BaseURL + sitepath.URL(canonical), Fallback: e.Fallback, Lang: pg.Lang, File: pg.File,
 			NoIndex: e.NoIndex(),
 		},
 	}
@@ -614,13 +615,13 @@ func (r *Renderer) pageContext(e *route.Entry, deps Deps) *PageContext {
 	}
 	for _, v := range r.opts.Plan.Variants(e.ID) {
 		l, _ := cfg.Locale(v.Lang)
-		vv := Variant{Lang: v.Lang, Name: l.Name, URL: v.URL, Permalink: cfg.BaseURL + v.URL, Current: v.Lang == e.Lang, Fallback: v.Fallback}
+		vv := Variant{Lang: v.Lang, Name: l.Name, URL: v.URL, Permalink: cfg.BaseURL + sitepath.URL(v.URL), Current: v.Lang == e.Lang, Fallback: v.Fallback}
 		pc.Variants = append(pc.Variants, vv)
 		if !v.Fallback {
 			pc.Alternates = append(pc.Alternates, vv)
 		}
 		if l.Default {
-			pc.XDefault = cfg.BaseURL + v.URL
+			pc.XDefault = cfg.BaseURL + sitepath.URL(v.URL)
 		}
 	}
 	return pc

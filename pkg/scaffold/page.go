@@ -108,7 +108,11 @@ func NewPage(ctx context.Context, o PageOptions) ([]string, error) {
 		// The new file must parse like any page: this checks the id and
 		// the slug with the very rules of a build.
 		if _, perrs := content.ParsePage(file, lang, rel, text); len(perrs) > 0 {
-			return nil, fmt.Errorf("%w: %v", ErrUsage, perrs[0].Message)
+			msg := perrs[0].Message
+			if h := perrs[0].Hint; h != "" {
+				msg += " (hint: " + h + ")"
+			}
+			return nil, fmt.Errorf("%w: %v", ErrUsage, msg)
 		}
 		loc, _ := cfg.Locale(lang)
 		url := loc.Prefix + "/" + slug + "/"
