@@ -50,6 +50,10 @@ type Form struct {
 	// Event is the event name of the webhook's JSON (default
 	// <name>_submission).
 	Event string `yaml:"event"`
+	// Pos is where site.yaml declares the form, ThanksPos its thanks:
+	// (the declaration when it has none).
+	Pos       diag.Pos `yaml:"-"`
+	ThanksPos diag.Pos `yaml:"-"`
 }
 
 // Islands configures the island bundles.

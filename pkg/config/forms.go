@@ -68,6 +68,7 @@ func (c *Config) validateForms(root *yaml.Node) diag.List {
 		} else if !eventRE.MatchString(f.Event) {
 			errs.Addf(at("event"), "forms.%s.event %q must be letters, digits, _, . or -", name, f.Event)
 		}
+		f.Pos, f.ThanksPos = at(""), at("thanks")
 		c.Forms[name] = f
 	}
 	return errs
