@@ -237,11 +237,13 @@ type Config struct {
 	Locales     []Locale          `yaml:"locales" sg:"required"`
 	LegacyPaths map[string]string `yaml:"legacyPaths"`
 	Forms       map[string]Form   `yaml:"forms"`
-	Islands     Islands           `yaml:"islands"`
-	Images      Images            `yaml:"images"`
-	Markdown    Markdown          `yaml:"markdown"`
-	Icons       Icons             `yaml:"icons"`
-	Assets      Assets            `yaml:"assets"`
+	// Feeds are the lists published as RSS and Atom feeds.
+	Feeds    []Feed   `yaml:"feeds"`
+	Islands  Islands  `yaml:"islands"`
+	Images   Images   `yaml:"images"`
+	Markdown Markdown `yaml:"markdown"`
+	Icons    Icons    `yaml:"icons"`
+	Assets   Assets   `yaml:"assets"`
 	// Announcement names the data set (<file>.<key>) of the site-wide
 	// announcement that showAnnouncement judges by its start and end
 	// dates; empty means the site has none.
@@ -448,6 +450,7 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 		}
 	}
 	errs.Merge(c.validateForms(root))
+	errs.Merge(c.validateFeeds(root))
 	keys := make([]string, 0, len(c.LegacyPaths))
 	for k := range c.LegacyPaths {
 		keys = append(keys, k)

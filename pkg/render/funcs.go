@@ -325,10 +325,7 @@ func (r *Renderer) pages(d Deps, lang, id string) ([]PageLink, error) {
 	}
 	d.add(DepList(lang, parent.URL))
 	var out []PageLink
-	for _, e := range r.opts.Plan.Entries {
-		if e.Lang != lang || e == parent || !strings.HasPrefix(e.URL, parent.URL) {
-			continue
-		}
+	for _, e := range r.opts.Plan.Below(parent) {
 		d.add(DepRoute(lang, e.ID))
 		d.add(DepPage(lang, e.ID))
 		alt, _ := e.Page.Params["imageAlt"].(string)

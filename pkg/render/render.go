@@ -26,6 +26,7 @@ import (
 	"sitegen/pkg/htmlmin"
 	"sitegen/pkg/i18n"
 	"sitegen/pkg/markdown"
+	"sitegen/pkg/output"
 	"sitegen/pkg/route"
 	"sitegen/pkg/sitepath"
 )
@@ -251,8 +252,19 @@ type PageContext struct {
 	// hreflang); fallback copies are left out.
 	Alternates []Variant
 	XDefault   string
+	// Feeds are the RSS and Atom feeds of the lists site.yaml names, in
+	// the page's locale: base.html links them with
+	// <link rel="alternate" type="{{ .Type }}" title="{{ .Title }}" href="{{ .URL }}">.
+	Feeds []FeedLink
 
 	entry *route.Entry
+}
+
+// FeedLink is one feed of a list: its type (application/rss+xml or
+// application/atom+xml), a title (the list page's, with RSS or Atom) and
+// its absolute URL.
+type FeedLink struct {
+	Type, Title, URL string
 }
 
 // SiteInfo describes the site.
@@ -624,6 +636,18 @@ func (r *Renderer) pageContext(e *route.Entry, deps Deps) *PageContext {
 			pc.XDefault = cfg.BaseURL + sitepath.URL(v.URL)
 		}
 	}
+	for _, f := range cfg.Feeds {
+		deps.add(DepRoute(e.Lang, f.List))
+		list, ok := r.opts.Plan.Lookup(e.Lang, f.List)
+		if !ok {
+			continue
+		}
+		deps.add(DepPage(e.Lang, f.List)) // its title
+		u := cfg.BaseURL + sitepath.URL(list.URL)
+		pc.Feeds = append(pc.Feeds,
+			FeedLink{Type: output.RSSType, Title: list.Page.Title + " (RSS)", URL: u + output.RSSFile},
+			FeedLink{Type: output.AtomType, Title: list.Page.Title + " (Atom)", URL: u + output.AtomFile})
+	}
 	return pc
 }
 
@@ -641,3 +665,6 @@ func (r *Renderer) HasTemplate(name string) bool { return r.info.Names[name] }
 
 // HasLayout reports whether templates/layouts/<name>.html exists.
 func (r *Renderer) HasLayout(name string) bool { return r.info.Layouts[name] }
+
+// BuildDate is the day (YYYY-MM-DD) the pages are rendered for.
+func (r *Renderer) BuildDate() string { return r.opts.BuildDate }

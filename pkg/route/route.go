@@ -174,6 +174,12 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 		}
 		p.addRedirect(&errs, Redirect{From: dirURL(k), To: e.URL, Pos: cfg.LegacyPos[k]})
 	}
+	for _, f := range cfg.Feeds {
+		if _, ok := p.byID[def.Code][f.List]; !ok {
+			errs.Add(diag.New(f.Pos, "feed list %q names no page of the default locale %s", f.List, def.Code).
+				WithHint("list: is the id of the page whose pages below it the feed lists, like blog"))
+		}
+	}
 	sort.Slice(p.Entries, func(i, j int) bool { return p.Entries[i].URL < p.Entries[j].URL })
 	sort.Slice(p.Redirects, func(i, j int) bool { return p.Redirects[i].From < p.Redirects[j].From })
 	return p, errs.Err()
@@ -312,4 +318,23 @@ func cutFragment(s string) (string, string) {
 		return s[:i], s[i:]
 	}
 	return s, ""
+}
+
+// Below lists the entries of lang whose URL is below parent's (the pages a
+// list page lists), newest first (by page date, then URL).
+func (p *Plan) Below(parent *Entry) []*Entry {
+	var out []*Entry
+	for _, e := range p.Entries {
+		if e.Lang != parent.Lang || e == parent || !strings.HasPrefix(e.URL, parent.URL) {
+			continue
+		}
+		out = append(out, e)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Page.Date != out[j].Page.Date {
+			return out[i].Page.Date > out[j].Page.Date
+		}
+		return out[i].URL < out[j].URL
+	})
+	return out
 }
