@@ -3,6 +3,9 @@ package build
 import (
 	"time"
 
+	"sitegen/pkg/diag"
+	"sitegen/pkg/render"
+
 	"sitegen/pkg/output"
 	"sitegen/pkg/route"
 )
@@ -45,4 +48,25 @@ func writeFeed(plan *route.Plan, list *route.Entry, baseURL, title string, items
 	emit(rp, rss)
 	emit(ap, atom)
 	return nil
+}
+
+// templateFiles writes the files of templates/files/ (render.FilesDir), each
+// rendered once per locale to <prefix>/<name>.
+func (s *Site) templateFiles(emit func(name string, b []byte)) error {
+	if s.Renderer == nil {
+		return nil
+	}
+	names := s.Renderer.FileTemplates()
+	var errs diag.List
+	for _, name := range names {
+		for _, l := range s.Config.Locales {
+			b, err := s.Renderer.RenderFile(l.Code, name)
+			if err != nil {
+				errs.AddErr(diag.Pos{File: render.FilesDir + "/" + name}, err)
+				break // the same error in every locale
+			}
+			emit(s.Renderer.FilePath(l.Code, name), b)
+		}
+	}
+	return errs.Err()
 }

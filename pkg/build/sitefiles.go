@@ -53,6 +53,9 @@ func (s *Site) siteFiles(ctx context.Context, w siteWide, emit func(name string,
 	if err := s.feedFiles(emit); err != nil {
 		return err
 	}
+	if err := s.templateFiles(emit); err != nil {
+		return err
+	}
 	app, err := output.AppData(s.Hash)
 	if err != nil {
 		return err

@@ -1,0 +1,59 @@
+package build
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sitegen/pkg/output"
+)
+
+const polyglot = "../../testdata/sites/polyglot"
+
+// TestPolyglotFiles: the polyglot fixture's feeds pass the feed rules in
+// every locale, and its templates/files are written once per locale as
+// the files they are (llms.txt, search.json), not as pages.
+func TestPolyglotFiles(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	if _, err := Run(context.Background(), Options{Source: polyglot, Out: out, Date: "2026-03-01"}); err != nil {
+		t.Fatal(err)
+	}
+	read := func(p string) []byte {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, dir := range []string{"en/blog", "de/blog", "ja/ブログ"} {
+		for _, f := range []string{output.RSSFile, output.AtomFile} {
+			if errs := output.CheckFeed(read(dir + "/" + f)); len(errs) > 0 {
+				t.Errorf("%s/%s: %v", dir, f, errs)
+			}
+		}
+	}
+	if !strings.Contains(string(read("ja/ブログ/feed.xml")), "<link>https://polyglot.example.test/ja/%E3%83%96%E3%83%AD%E3%82%B0/%E3%83%95%E3%82%A3%E3%83%BC%E3%83%89/</link>") {
+		t.Errorf("the Japanese feed does not list its newest post first, encoded:\n%s", read("ja/ブログ/feed.xml"))
+	}
+	for _, lang := range []string{"en", "de", "ja"} {
+		var index []struct{ Title, URL, Summary string }
+		if err := json.Unmarshal(read(lang+"/search.json"), &index); err != nil {
+			t.Fatalf("%s/search.json: %v", lang, err)
+		}
+		if len(index) != 5 {
+			t.Errorf("%s/search.json lists %d pages, want the 5 indexable ones: %+v", lang, len(index), index)
+		}
+		if _, err := os.Stat(filepath.Join(out, lang, "llms.txt", "index.html")); err == nil {
+			t.Errorf("%s/llms.txt written as a page", lang)
+		}
+	}
+	if got := string(read("ja/llms.txt")); !strings.HasPrefix(got, "# Polyglot Engineering\n\n> エンジニアリングチームのノート") ||
+		!strings.Contains(got, "- [ウォームビルド](https://polyglot.example.test/ja/%E3%83%96%E3%83%AD%E3%82%B0/%E3%82%A6%E3%82%A9%E3%83%BC%E3%83%A0%E3%83%93%E3%83%AB%E3%83%89/): ") ||
+		strings.Contains(got, "404") {
+		t.Errorf("ja/llms.txt:\n%s", got)
+	}
+}
