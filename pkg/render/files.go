@@ -85,8 +85,10 @@ func (r *Renderer) FilePath(lang, name string) string {
 // value as JSON) and abs (a site path as an absolute, percent-encoded URL).
 func (r *Renderer) fileFuncs(lang string) template.FuncMap {
 	return template.FuncMap{
-		"t":     func(key string) string { return r.opts.Catalog.T(lang, key) },
-		"ref":   func(id string) (string, error) { return r.opts.Plan.Resolve(lang, "ref:"+strings.TrimPrefix(id, "ref:")) },
+		"t": func(key string) string { return r.opts.Catalog.T(lang, key) },
+		"ref": func(id string) (string, error) {
+			return r.opts.Plan.Resolve(lang, "ref:"+strings.TrimPrefix(id, "ref:"))
+		},
 		"pages": func(id string) ([]PageLink, error) { return r.pages(nil, lang, id) },
 		"xml": func(s string) (string, error) {
 			var b strings.Builder
