@@ -36,6 +36,15 @@ func TestPolyglotFiles(t *testing.T) {
 			}
 		}
 	}
+	// The listing is the same in every locale (item ids, fallbacks included).
+	for _, dir := range []string{"en/blog", "de/blog", "ja/ブログ"} {
+		if n := strings.Count(string(read(dir+"/"+output.RSSFile)), "<item>"); n != 3 {
+			t.Errorf("%s/feed.xml lists %d posts, want the blog's 3", dir, n)
+		}
+	}
+	if !strings.Contains(string(read("ja/ブログ/feed.xml")), "<link>https://polyglot.example.test/ja/blog/listings/</link>") {
+		t.Errorf("the Japanese feed lacks the English-only post (a fallback under the default slug):\n%s", read("ja/ブログ/feed.xml"))
+	}
 	if !strings.Contains(string(read("ja/ブログ/feed.xml")), "<link>https://polyglot.example.test/ja/%E3%83%96%E3%83%AD%E3%82%B0/%E3%83%95%E3%82%A3%E3%83%BC%E3%83%89/</link>") {
 		t.Errorf("the Japanese feed does not list its newest post first, encoded:\n%s", read("ja/ブログ/feed.xml"))
 	}
@@ -44,8 +53,8 @@ func TestPolyglotFiles(t *testing.T) {
 		if err := json.Unmarshal(read(lang+"/search.json"), &index); err != nil {
 			t.Fatalf("%s/search.json: %v", lang, err)
 		}
-		if len(index) != 5 {
-			t.Errorf("%s/search.json lists %d pages, want the 5 indexable ones: %+v", lang, len(index), index)
+		if len(index) != 6 {
+			t.Errorf("%s/search.json lists %d pages, want the 6 indexable ones: %+v", lang, len(index), index)
 		}
 		if _, err := os.Stat(filepath.Join(out, lang, "llms.txt", "index.html")); err == nil {
 			t.Errorf("%s/llms.txt written as a page", lang)

@@ -320,12 +320,31 @@ func cutFragment(s string) (string, string) {
 	return s, ""
 }
 
-// Below lists the entries of lang whose URL is below parent's (the pages a
-// list page lists), newest first (by page date, then URL).
+// belowInSource reports whether the fallback entry e lies below parent's
+// page in the locale e is shown from.
+func (p *Plan) belowInSource(e, parent *Entry) bool {
+	if !e.Fallback {
+		return false
+	}
+	orig, ok := p.byID[e.Page.Lang][e.ID]
+	list, ok2 := p.byID[e.Page.Lang][parent.ID]
+	return ok && ok2 && orig != list && strings.HasPrefix(orig.URL, list.URL)
+}
+
+// Below lists the entries of parent's locale that lie below it (the pages
+// a list page lists), newest first (by page date, then URL). A page is
+// below the list when its URL is below the list's in this locale, or, for
+// a page shown from the default locale (a fallback, which keeps the
+// default locale's slug), when it is below the list there: so a list finds
+// the same pages in every locale, whatever its slug in each ("blog",
+// "ブログ").
 func (p *Plan) Below(parent *Entry) []*Entry {
 	var out []*Entry
 	for _, e := range p.Entries {
-		if e.Lang != parent.Lang || e == parent || !strings.HasPrefix(e.URL, parent.URL) {
+		if e.Lang != parent.Lang || e == parent || e.Root || e.ID == parent.ID {
+			continue
+		}
+		if !strings.HasPrefix(e.URL, parent.URL) && !p.belowInSource(e, parent) {
 			continue
 		}
 		out = append(out, e)
