@@ -60,6 +60,17 @@ func TestPolyglotFiles(t *testing.T) {
 			t.Errorf("%s/llms.txt written as a page", lang)
 		}
 	}
+	// Coloured code: the post's code block has chroma's classes, and the
+	// bundled stylesheet the rules highlight-css wrote for them.
+	css, _ := filepath.Glob(filepath.Join(out, "_assets", "*.css"))
+	coloured := false
+	for _, f := range css {
+		b, _ := os.ReadFile(f)
+		coloured = coloured || strings.Contains(string(b), ".chroma .k")
+	}
+	if !coloured || !strings.Contains(string(read("en/blog/warm-builds/index.html")), `<span class="kd">func</span>`) {
+		t.Errorf("code is not coloured: stylesheet has the chroma rules %t", coloured)
+	}
 	if got := string(read("ja/llms.txt")); !strings.HasPrefix(got, "# Polyglot Engineering\n\n> エンジニアリングチームのノート") ||
 		!strings.Contains(got, "- [ウォームビルド](https://polyglot.example.test/ja/%E3%83%96%E3%83%AD%E3%82%B0/%E3%82%A6%E3%82%A9%E3%83%BC%E3%83%A0%E3%83%93%E3%83%AB%E3%83%89/): ") ||
 		strings.Contains(got, "404") {
