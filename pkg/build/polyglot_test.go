@@ -71,6 +71,13 @@ func TestPolyglotFiles(t *testing.T) {
 	if !coloured || !strings.Contains(string(read("en/blog/warm-builds/index.html")), `<span class="kd">func</span>`) {
 		t.Errorf("code is not coloured: stylesheet has the chroma rules %t", coloured)
 	}
+	// Localised dates (localDate "long").
+	for p, want := range map[string]string{"en/blog/warm-builds/index.html": ">January 12, 2026</time>",
+		"de/blog/warme-builds/index.html": ">12. Januar 2026</time>", "ja/ブログ/ウォームビルド/index.html": ">2026年1月12日</time>"} {
+		if !strings.Contains(string(read(p)), want) {
+			t.Errorf("%s lacks %s", p, want)
+		}
+	}
 	if got := string(read("ja/llms.txt")); !strings.HasPrefix(got, "# Polyglot Engineering\n\n> エンジニアリングチームのノート") ||
 		!strings.Contains(got, "- [ウォームビルド](https://polyglot.example.test/ja/%E3%83%96%E3%83%AD%E3%82%B0/%E3%82%A6%E3%82%A9%E3%83%BC%E3%83%A0%E3%83%93%E3%83%AB%E3%83%89/): ") ||
 		strings.Contains(got, "404") {

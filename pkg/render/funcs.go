@@ -212,6 +212,7 @@ func (r *Renderer) funcs(st *execState) template.FuncMap {
 		"slugify":    markdown.Slugify,
 		"str":        func(v any) string { return fmt.Sprint(v) },
 		"dateStatus": r.dateStatus,
+		"localDate":  func(style string, date any) (string, error) { return localDate(st.lang, style, date) },
 		"daysSince":  r.daysSince,
 		"fileSize":   func(v any) (string, error) { return r.fileSize(v, st.lang) },
 		"number":     func(v any, decimals ...int) (string, error) { return formatNumber(v, st.lang, decimals...) },
