@@ -71,6 +71,15 @@ func TestPolyglotFiles(t *testing.T) {
 	if !coloured || !strings.Contains(string(read("en/blog/warm-builds/index.html")), `<span class="kd">func</span>`) {
 		t.Errorf("code is not coloured: stylesheet has the chroma rules %t", coloured)
 	}
+	// A table of contents (toc 2 3), in any script.
+	for p, want := range map[string]string{
+		"en/blog/warm-builds/index.html": `<nav class="toc"><a class="toc-2" href="#what-is-compared">What is compared</a><a class="toc-3" href="#templates">Templates</a></nav>`,
+		"ja/ブログ/ウォームビルド/index.html":      `<nav class="toc"><a class="toc-2" href="#%e6%af%94%e8%bc%83%e3%81%99%e3%82%8b%e3%82%82%e3%81%ae">比較するもの</a></nav>`,
+	} {
+		if !strings.Contains(string(read(p)), want) {
+			t.Errorf("%s lacks the table of contents %s", p, want)
+		}
+	}
 	// Localised dates (localDate "long").
 	for p, want := range map[string]string{"en/blog/warm-builds/index.html": ">January 12, 2026</time>",
 		"de/blog/warme-builds/index.html": ">12. Januar 2026</time>", "ja/ブログ/ウォームビルド/index.html": ">2026年1月12日</time>"} {

@@ -212,6 +212,7 @@ func (r *Renderer) funcs(st *execState) template.FuncMap {
 		"slugify":    markdown.Slugify,
 		"str":        func(v any) string { return fmt.Sprint(v) },
 		"dateStatus": r.dateStatus,
+		"toc":        toc,
 		"localDate":  func(style string, date any) (string, error) { return localDate(st.lang, style, date) },
 		"daysSince":  r.daysSince,
 		"fileSize":   func(v any) (string, error) { return r.fileSize(v, st.lang) },
