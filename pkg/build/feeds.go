@@ -17,8 +17,10 @@ func (s *Site) feedFiles(emit func(name string, b []byte)) error {
 		return nil
 	}
 	day := time.Now().UTC().Truncate(24 * time.Hour)
-	if d, err := time.Parse("2006-01-02", s.Renderer.BuildDate()); s.Renderer != nil && err == nil {
-		day = d
+	if s.Renderer != nil {
+		if d, err := time.Parse("2006-01-02", s.Renderer.BuildDate()); err == nil {
+			day = d
+		}
 	}
 	for _, fc := range s.Config.Feeds {
 		for _, l := range s.Config.Locales {
