@@ -165,7 +165,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newBuild(stdout, stderr), newServe(stdout, stderr), newForms(stdout, stderr), newVersion(stdout), newSchema(stdout))
-	root.AddCommand(newCheck(stdout, stderr), newNew(stdout, stderr), newInit(stdout))
+	root.AddCommand(newCheck(stdout, stderr), newNew(stdout, stderr), newInit(stdout), newHighlightCSS(stdout))
 	root.Args = func(cmd *cobra.Command, args []string) error {
 		if len(args) > 0 {
 			return usageError{fmt.Errorf("unknown command %q", args[0])}

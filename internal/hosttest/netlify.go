@@ -2,6 +2,7 @@ package hosttest
 
 import (
 	"encoding/json"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -58,6 +59,13 @@ func Netlify(t *testing.T, site Site) {
 		errorPages[u] = false
 	}
 	for _, r := range got.Redirects {
+		// Rules are written percent-encoded, as requests carry paths.
+		if f, err := url.PathUnescape(r.From); err == nil {
+			r.From = f
+		}
+		if to, err := url.PathUnescape(r.To); err == nil {
+			r.To = to
+		}
 		switch {
 		case r.Status == 301:
 			alias[r.From] = r.To

@@ -25,6 +25,8 @@ type Site struct {
 	// answers with an error: "" for the root's, "/en" for a locale's (Try
 	// fills it in from the host's HostTest).
 	ServerError []string
+	// No500 says the site has no 500 page: Try probes no server error.
+	No500 bool
 }
 
 // Try runs the suite on site.Out with site.Host's own software, as its
@@ -32,10 +34,11 @@ type Site struct {
 // the host's own parsers.
 func Try(t *testing.T, site Site) {
 	ht := site.Host.Test
-	switch ht.ServerError {
-	case "root":
+	switch {
+	case site.No500:
+	case ht.ServerError == "root":
 		site.ServerError = []string{""}
-	case "locales":
+	case ht.ServerError == "locales":
 		site.ServerError = append([]string{""}, site.Locales...)
 	}
 	servers := map[string]func(testing.TB, string) string{"nginx": Nginx, "wrangler": Wrangler}
@@ -145,6 +148,11 @@ func Suite(t *testing.T, base string, site Site) {
 				res, _ := get(t, p+"?utm_source=t&x=1")
 				if res.StatusCode != 301 || location(res) != to+"?utm_source=t&x=1" {
 					t.Errorf("%s?utm_source=t&x=1: %d to %q, want 301 to %s?utm_source=t&x=1", p, res.StatusCode, res.Header.Get("Location"), to)
+				}
+				// A Location header is ASCII: a page in any script is
+				// sent percent-encoded.
+				if loc := res.Header.Get("Location"); strings.ContainsFunc(loc, func(r rune) bool { return r >= 0x80 }) {
+					t.Errorf("%s: Location %q is not percent-encoded", p, loc)
 				}
 				security(t, p, res)
 			}

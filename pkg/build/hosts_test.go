@@ -12,8 +12,23 @@ import (
 // host's own software (nginx, Apache, Cloudflare's wrangler pages dev), or
 // reads it with the host's own parsers (Netlify), running the one suite of
 // internal/hosttest against each: redirects, 404 pages per locale, headers,
-// slashes, private files.
+// slashes, private files. The second fixture has Japanese slugs and an
+// alias to a Japanese page: the rules match the path as a request carries
+// it and answer with an encoded Location.
 func TestHosts(t *testing.T) {
+	for _, f := range []struct {
+		name, dir string
+		locales   []string
+		has500    bool
+	}{
+		{"basic", fixture, []string{"/pl", "/en", "/de"}, true},
+		{"polyglot", "../../testdata/sites/polyglot", []string{"/en", "/de", "/ja"}, false},
+	} {
+		t.Run(f.name, func(t *testing.T) { testHosts(t, f.dir, f.locales, f.has500) })
+	}
+}
+
+func testHosts(t *testing.T, fixture string, locales []string, has500 bool) {
 	for _, host := range hosttest.Tried() {
 		t.Run(host.Name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "public")
@@ -21,7 +36,7 @@ func TestHosts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			hosttest.Try(t, hosttest.Site{Out: out, Redirects: rep.RedirectTable, Locales: []string{"/pl", "/en", "/de"}, Host: host})
+			hosttest.Try(t, hosttest.Site{Out: out, Redirects: rep.RedirectTable, Locales: locales, Host: host, No500: !has500})
 		})
 	}
 }

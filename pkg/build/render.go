@@ -35,6 +35,7 @@ type rendered struct {
 	// formErr: the page's form does not match the handler's schema;
 	// formChecked is the digest of the schema its form was found to match.
 	formErr     error
+	formDiags   []diag.Diagnostic // each form that disagrees, at its template line
 	formChecked string
 	styles      []string  // CSP hashes of the page's <style>s and inline scripts (inlineHashes)
 	sliceErrs   diag.List // laying out the locale's header and footer slices (home pages)
@@ -133,7 +134,18 @@ func (s *Site) checkForm(r *rendered) {
 		r.formChecked = digest // nothing to check against these schemas
 		return
 	}
-	r.formErr = set.CheckPage(r.html, r.entry.Lang)
+	e := r.entry
+	for _, fe := range set.CheckPageForms(r.html, e.Lang) {
+		if r.formErr == nil {
+			r.formErr = fe
+		}
+		// At the template line that writes the <form>, with the page.
+		if at, ok := s.formTemplatePos(fe.ID, r.deps); ok {
+			r.formDiags = append(r.formDiags, diag.New(at, "the form on %s: %v", e.URL, fe.Err).WithRelated(e.Page.Pos, "on the page"))
+			continue
+		}
+		r.formDiags = append(r.formDiags, diag.New(e.Page.Pos, "the form on %s: %v", e.URL, fe.Err))
+	}
 	if r.formErr == nil {
 		r.formChecked = digest
 	}
@@ -160,8 +172,8 @@ func pageErrors(pages []rendered) diag.List {
 			}
 			continue
 		}
-		if r.formErr != nil {
-			errs.Add(diag.New(e.Page.Pos, "the form on %s: %v", e.URL, r.formErr))
+		for _, d := range r.formDiags {
+			errs.Add(d)
 		}
 		errs.Merge(r.sliceErrs)
 	}

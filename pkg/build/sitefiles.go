@@ -50,6 +50,12 @@ func (s *Site) siteFiles(ctx context.Context, w siteWide, emit func(name string,
 		return err
 	}
 	emit(sitepath.Robots, output.Robots(s.Config.BaseURL))
+	if err := s.feedFiles(emit); err != nil {
+		return err
+	}
+	if err := s.templateFiles(emit); err != nil {
+		return err
+	}
 	app, err := output.AppData(s.Hash)
 	if err != nil {
 		return err

@@ -28,6 +28,7 @@ import (
 
 	"sitegen/pkg/build"
 	"sitegen/pkg/diag"
+	"sitegen/pkg/output"
 	"sitegen/pkg/route"
 	"sitegen/pkg/sitepath"
 )
@@ -52,6 +53,7 @@ const (
 	KindBuild       = "build"          // the site does not build
 	KindHeadLinks   = "head-links"
 	KindNotFound    = "no-404-page"
+	KindFeed        = "feed" // a feed linked from a page is missing or breaks the feed rules
 )
 
 // textLine is the text form of one diagnostic of a check:
@@ -73,6 +75,7 @@ type Report struct {
 	Errors      int
 	Warnings    int
 	Pages       int
+	Feeds       int // the RSS and Atom feeds the pages link, each checked
 }
 
 // jsonDiag is one diagnostic in the JSON report (an element of "findings").
@@ -96,7 +99,11 @@ func (r *Report) WriteText(w io.Writer) {
 	for _, d := range r.Diagnostics {
 		fmt.Fprintln(w, textLine(d))
 	}
-	fmt.Fprintf(w, "checked %d pages: %d error(s), %d warning(s)\n", r.Pages, r.Errors, r.Warnings)
+	feeds := ""
+	if r.Feeds > 0 {
+		feeds = fmt.Sprintf(" and %d feeds", r.Feeds)
+	}
+	fmt.Fprintf(w, "checked %d pages%s: %d error(s), %d warning(s)\n", r.Pages, feeds, r.Errors, r.Warnings)
 }
 
 // WriteJSON writes the report as JSON.
@@ -106,7 +113,8 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Errors      int        `json:"errors"`
 		Warnings    int        `json:"warnings"`
 		Pages       int        `json:"pages"`
-	}{Diagnostics: []jsonDiag{}, Errors: r.Errors, Warnings: r.Warnings, Pages: r.Pages}
+		Feeds       int        `json:"feeds,omitempty"`
+	}{Diagnostics: []jsonDiag{}, Errors: r.Errors, Warnings: r.Warnings, Pages: r.Pages, Feeds: r.Feeds}
 	for _, d := range r.Diagnostics {
 		out.Diagnostics = append(out.Diagnostics, jsonDiag{File: d.Pos.File, Line: d.Pos.Line, Col: d.Pos.Col, Severity: d.Severity, Kind: d.Kind, Message: d.Message, Page: d.Page})
 	}
@@ -145,7 +153,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if root == "" {
 		root = "."
 	}
-	c := &checker{site: dev.Checked(), out: res.Out, root: root, pages: map[string]*page{}, sources: map[string][]string{}, seen: map[diag.Diagnostic]bool{}}
+	c := &checker{site: dev.Checked(), out: res.Out, root: root, pages: map[string]*page{}, sources: map[string][]string{}, seen: map[diag.Diagnostic]bool{}, feedsDone: map[string]bool{}}
 	c.run(ctx, opts.External)
 	return c.report(), nil
 }
@@ -160,6 +168,9 @@ type checker struct {
 	templates []string
 	diags     diag.List
 	seen      map[diag.Diagnostic]bool
+	// feedsDone are the feed files checked; feedCount how many.
+	feedsDone map[string]bool
+	feedCount int
 }
 
 func (c *checker) add(f diag.Diagnostic) {
@@ -287,7 +298,7 @@ func (c *checker) run(ctx context.Context, ext *External) {
 		if !e.Root {
 			c.checkHead(e, p, titles)
 		}
-		if p.noindex && inSitemap[cfg.BaseURL+e.URL] {
+		if p.noindex && inSitemap[cfg.BaseURL+sitepath.URL(e.URL)] {
 			c.add(diag.Diagnostic{Pos: diag.Pos{File: e.Page.File, Line: e.Page.Pos.Line, Col: e.Page.Pos.Col}, Kind: KindSitemap,
 				Page: e.URL, Message: fmt.Sprintf("%s is in the sitemap, but its HTML asks search engines not to index it (robots noindex); "+
 					"give the page noindex: true under params in its front matter, so the sitemap leaves it out, or drop the robots meta", e.URL)})
@@ -309,6 +320,7 @@ func (c *checker) run(ctx context.Context, ext *External) {
 				c.checkInternal(e, p, href, href)
 			}
 		}
+		c.checkFeeds(e, p)
 		c.checkHreflang(e, p)
 		c.checkHeadLinks(e, p)
 		c.checkBudgets(e, p)
@@ -375,6 +387,11 @@ func (c *checker) resolve(base, href string) (target, frag string, ok bool) {
 	if href == "" {
 		return outPath(base), frag, true
 	}
+	// The output holds files under their decoded (UTF-8) names: a server
+	// decodes /ja/%E3%83%96/ before it looks.
+	if h, err := url.PathUnescape(href); err == nil {
+		href = h
+	}
 	if !strings.HasPrefix(href, "/") {
 		href = path.Join(base, href)
 		if strings.HasSuffix(href, "/") || path.Ext(href) == "" {
@@ -417,6 +434,27 @@ func (c *checker) checkInternal(e *route.Entry, p *page, href, written string) {
 	}
 	if !tp.ids[frag] {
 		c.pageDiag(e, "#"+frag, diag.Error, KindAnchor, "link to %s: no element with id %q on %s", href, frag, "/"+strings.TrimSuffix(target, "index.html"))
+	}
+}
+
+// checkFeeds: every feed a page links is written, and passes the feed
+// rules (output.CheckFeed); each feed file is checked once.
+func (c *checker) checkFeeds(e *route.Entry, p *page) {
+	base := c.site.Config.BaseURL
+	for _, href := range p.feeds {
+		target, _, ok := c.resolve("/", strings.TrimPrefix(href, base))
+		if !ok {
+			c.pageDiag(e, href, diag.Error, KindFeed, "feed %s: no file there", href)
+			continue
+		}
+		if c.feedsDone[target] {
+			continue
+		}
+		c.feedsDone[target] = true
+		c.feedCount++
+		for _, err := range output.CheckFeed(c.out[target]) {
+			c.pageDiag(e, href, diag.Error, KindFeed, "feed %s: %v", href, err)
+		}
 	}
 }
 
@@ -560,7 +598,7 @@ func (c *checker) checkMissing() {
 
 func (c *checker) report() *Report {
 	slices.SortStableFunc(c.diags, diag.ComparePos)
-	r := &Report{Diagnostics: c.diags}
+	r := &Report{Diagnostics: c.diags, Feeds: c.feedCount}
 	if c.site != nil {
 		r.Pages = len(c.site.Plan.Entries)
 	}

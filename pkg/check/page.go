@@ -12,6 +12,7 @@ import (
 type page struct {
 	ids         map[string]bool
 	links       []string // href of <a> and <area>
+	feeds       []string // href of <link rel="alternate"> to an RSS or Atom feed
 	imgsNoAlt   []string // src of <img> without an alt attribute
 	title       string
 	hasTitle    bool
@@ -80,6 +81,8 @@ func parsePage(b []byte) *page {
 				switch {
 				case strings.Contains(rel, " alternate ") && attrs["hreflang"] != "":
 					p.alternates[attrs["hreflang"]] = attrs["href"]
+				case strings.Contains(rel, " alternate ") && (attrs["type"] == "application/rss+xml" || attrs["type"] == "application/atom+xml"):
+					p.feeds = append(p.feeds, attrs["href"])
 				case strings.Contains(rel, " canonical "):
 					p.canonical = attrs["href"]
 				case strings.Contains(rel, " stylesheet "):

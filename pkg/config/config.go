@@ -61,6 +61,10 @@ type Form struct {
 	// Honeypot is the name of the text input people never see and bots
 	// fill in (default url); a submission with it filled is kept as spam.
 	Honeypot string `yaml:"honeypot"`
+	// Pos is where site.yaml declares the form, ThanksPos its thanks:
+	// (the declaration when it has none).
+	Pos       diag.Pos `yaml:"-"`
+	ThanksPos diag.Pos `yaml:"-"`
 }
 
 // Islands configures the island bundles.
@@ -262,11 +266,13 @@ type Config struct {
 	Locales     []Locale          `yaml:"locales" sg:"required"`
 	LegacyPaths map[string]string `yaml:"legacyPaths"`
 	Forms       map[string]Form   `yaml:"forms"`
-	Islands     Islands           `yaml:"islands"`
-	Images      Images            `yaml:"images"`
-	Markdown    Markdown          `yaml:"markdown"`
-	Icons       Icons             `yaml:"icons"`
-	Assets      Assets            `yaml:"assets"`
+	// Feeds are the lists published as RSS and Atom feeds.
+	Feeds    []Feed   `yaml:"feeds"`
+	Islands  Islands  `yaml:"islands"`
+	Images   Images   `yaml:"images"`
+	Markdown Markdown `yaml:"markdown"`
+	Icons    Icons    `yaml:"icons"`
+	Assets   Assets   `yaml:"assets"`
 	// Announcement names the data set (<file>.<key>) of the site-wide
 	// announcement that showAnnouncement judges by its start and end
 	// dates; empty means the site has none.
@@ -409,6 +415,7 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 	}
 	errs.Merge(c.Analytics.validate(yamlx.Field(root, "analytics")))
 	errs.Merge(c.validateForms(root))
+	errs.Merge(c.validateFeeds(root))
 	keys := make([]string, 0, len(c.LegacyPaths))
 	for k := range c.LegacyPaths {
 		keys = append(keys, k)

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"sitegen/pkg/diag"
+
 	"strings"
 	"testing"
 )
@@ -44,10 +46,12 @@ func TestFormDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := c.Forms["kontakt"], (Form{Endpoint: "/api/kontakt", ID: "kontakt-form", Thanks: "thanks", Subject: "kontakt", Event: "kontakt_submission", Honeypot: DefaultHoneypot}); got != want {
+	if got, want := c.Forms["kontakt"], (Form{Endpoint: "/api/kontakt", ID: "kontakt-form", Thanks: "thanks", Subject: "kontakt", Event: "kontakt_submission", Honeypot: DefaultHoneypot,
+		Pos: diag.Pos{File: "site.yaml", Line: 5, Col: 12}, ThanksPos: diag.Pos{File: "site.yaml", Line: 5, Col: 12}}); got != want {
 		t.Errorf("defaults %+v, want %+v", got, want)
 	}
-	if got, want := c.Forms["newsletter"], (Form{Endpoint: "/api/nl", ID: "nl", Thanks: "danke-nl", Subject: "Anmeldung", Event: "signup", Honeypot: "fax"}); got != want {
+	if got, want := c.Forms["newsletter"], (Form{Endpoint: "/api/nl", ID: "nl", Thanks: "danke-nl", Subject: "Anmeldung", Event: "signup", Honeypot: "fax",
+		Pos: diag.Pos{File: "site.yaml", Line: 6, Col: 15}, ThanksPos: diag.Pos{File: "site.yaml", Line: 6, Col: 51}}); got != want {
 		t.Errorf("set %+v, want %+v", got, want)
 	}
 	if got := c.FormNames(); len(got) != 2 || got[0] != "kontakt" || got[1] != "newsletter" {

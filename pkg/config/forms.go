@@ -87,6 +87,7 @@ func (c *Config) validateForms(root *yaml.Node) diag.List {
 		} else if !formIDRE.MatchString(f.Honeypot) {
 			errs.Addf(at("honeypot"), "forms.%s.honeypot %q is not an input name (letters, digits, - and _, starting with a letter)", name, f.Honeypot)
 		}
+		f.Pos, f.ThanksPos = at(""), at("thanks")
 		c.Forms[name] = f
 	}
 	return errs

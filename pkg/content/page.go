@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 
 	"gopkg.in/yaml.v3"
 
@@ -87,17 +90,58 @@ func (a *Alias) DecodeNode(file string, n *yaml.Node) error {
 	return nil
 }
 
-// validSlug reports whether s is lower-case path segments joined by "/":
-// each starts with a lower-case letter or a number (Unicode's Ll and N)
-// followed by those, '.', '_' or '-'. No segment is empty, "." or "..", and
-// there is no slash at either end.
-func validSlug(s string) bool {
+// validSlug reports whether s is a slug: path segments joined by "/" (none
+// empty, no slash at either end), in Unicode normal form NFC, each segment a
+// letter or number followed by letters, numbers, combining marks, '.', '_'
+// or '-'. A letter is lower-case (Ll) in a script that has case, or any
+// letter of a script without one (Lo, Lm: kana, kanji, hangul, Arabic,
+// Hebrew, Thai…): upper- and title-case letters are refused, since a URL
+// that differs only in case would be another page on most hosts. Nothing
+// else passes: no reserved character, control, bidi override or space, and
+// no "." or ".." segment (a segment starts with a letter or number).
+func validSlug(s string) bool { return slugProblem(s) == "" }
+
+// SlugRule is the rule of validSlug, for hints.
+const SlugRule = "a slug is path segments joined by /, each a lower-case letter (any letter in a script without case, like ブログ or مدونة) or a digit, then those, combining marks, '.', '_' or '-', in Unicode NFC"
+
+// slugProblem says why s is not a slug, or "" when it is one.
+func slugProblem(s string) string {
+	if s == "" {
+		return "is empty"
+	}
+	if strings.HasPrefix(s, "/") || strings.HasSuffix(s, "/") {
+		return "starts or ends with a slash"
+	}
+	if !utf8.ValidString(s) {
+		return "is not valid UTF-8"
+	}
 	for seg := range strings.SplitSeq(s, "/") {
-		if !validName(seg, func(r rune) bool { return unicode.IsLower(r) || unicode.IsNumber(r) }) {
-			return false
+		if seg == "" {
+			return "has an empty segment (//)"
+		}
+		for i, r := range seg {
+			switch {
+			case slugLetter(r):
+			case i > 0 && (unicode.Is(unicode.M, r) || r == '.' || r == '_' || r == '-'):
+			case i == 0 && (unicode.Is(unicode.M, r) || r == '.' || r == '_' || r == '-'):
+				return fmt.Sprintf("has a segment starting with %q", r)
+			case unicode.IsUpper(r) || unicode.IsTitle(r):
+				return fmt.Sprintf("holds the upper-case %q", r)
+			default:
+				return fmt.Sprintf("holds %q", r)
+			}
 		}
 	}
-	return true
+	if !norm.NFC.IsNormalString(s) {
+		return fmt.Sprintf("is not in Unicode normal form NFC (write %q)", norm.NFC.String(s))
+	}
+	return ""
+}
+
+// slugLetter reports whether r may start a slug segment: a number, a
+// lower-case letter, or a letter of a script without case.
+func slugLetter(r rune) bool {
+	return unicode.IsNumber(r) || unicode.In(r, unicode.Ll, unicode.Lo, unicode.Lm)
 }
 
 // validID reports whether s is a page id: a-z or 0-9, then those, '.', '_'
@@ -233,11 +277,11 @@ func fromFrontMatter(p *Page, rel string, fm []byte, doc *yaml.Node, fmc FrontMa
 			errs.Add(diag.New(p.SlugPos, "the file name gives the page the path %q, which %v", s, err).
 				WithHint("rename the file or set slug: in the front matter"))
 		}
-	} else if *p.Slug != "" && !validSlug(*p.Slug) {
+	} else if why := slugProblem(*p.Slug); *p.Slug != "" && why != "" {
 		// One error per slug: validSlug admits only clean paths (no empty,
 		// "." or ".." segment, no slash at either end).
-		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "slug")), "slug %q must be lower-case path segments without leading or trailing slash", *p.Slug).
-			WithHint("like rozwiazania/sprzedaz"))
+		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "slug")), "slug %q %s", *p.Slug, why).
+			WithHint(SlugRule))
 	} else if err := sitepath.Check("/" + *p.Slug); *p.Slug != "" && err != nil {
 		errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "slug")), "slug %.40q… %v", *p.Slug, err).
 			WithHint("shorten it"))

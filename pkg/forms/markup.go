@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"golang.org/x/net/html"
 )
@@ -14,10 +16,11 @@ import (
 func (s *Schema) HasForm(page []byte) bool { return bytes.Contains(page, []byte(`id="`+s.ID+`"`)) }
 
 type markupInput struct {
-	typ       string
-	required  bool
-	maxLength int
-	value     string
+	typ                  string
+	required             bool
+	minLength, maxLength int
+	value                string
+	options              []string // a select's option values (the empty placeholder left out); a checkbox group's values
 }
 
 // formElement returns the form element of a page (forms do not nest, so
@@ -60,21 +63,43 @@ func (s *Schema) CheckMarkup(page []byte, lang string) error {
 		bad("the form's method is %q, not post", m)
 	}
 	inputs := map[string]markupInput{}
+	group := map[string]bool{} // names of the checkboxes fields
+	for _, f := range s.Fields {
+		group[f.Name] = f.Type == TypeCheckboxes
+	}
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode && (n.Data == "input" || n.Data == "textarea" || n.Data == "select") {
 			name := attr(n, "name")
 			if name != "" {
-				if _, dup := inputs[name]; dup {
-					bad("input %q appears twice", name)
-				}
 				ml, _ := strconv.Atoi(attr(n, "maxlength"))
+				mn, _ := strconv.Atoi(attr(n, "minlength"))
 				typ := attr(n, "type")
 				if n.Data != "input" {
 					typ = n.Data
 				}
 				_, req := attrOK(n, "required")
-				inputs[name] = markupInput{typ: typ, required: req, maxLength: ml, value: attr(n, "value")}
+				in := markupInput{typ: typ, required: req, minLength: mn, maxLength: ml, value: attr(n, "value")}
+				if n.Data == "select" {
+					for _, o := range findAll(n, "option") {
+						if v, ok := attrOK(o, "value"); !ok || v != "" {
+							in.options = append(in.options, optionValue(o))
+						}
+					}
+				}
+				prev, dup := inputs[name]
+				switch {
+				case dup && group[name] && typ == "checkbox" && prev.typ == "checkboxes":
+					prev.options = append(prev.options, in.value)
+					prev.required = prev.required || req
+					inputs[name] = prev
+				case dup:
+					bad("input %q appears twice", name)
+				case group[name] && typ == "checkbox":
+					inputs[name] = markupInput{typ: "checkboxes", required: req, options: []string{in.value}}
+				default:
+					inputs[name] = in
+				}
 			}
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -105,11 +130,28 @@ func (s *Schema) CheckMarkup(page []byte, lang string) error {
 		if !ok {
 			continue
 		}
+		if HasOptions(f.Type) {
+			if !slices.Equal(in.options, f.Options) {
+				bad("field %q: options %q in the markup, %q in the schema", f.Name, in.options, f.Options)
+			}
+			// A required attribute on a box of a group would demand that
+			// very box: the handler checks "at least one" itself.
+			if f.Type == TypeCheckboxes && in.required {
+				bad("field %q: a checkbox of the group is required; leave required off (the handler checks that at least one is ticked)", f.Name)
+			}
+			if f.Type == TypeSelect && in.required != f.Required {
+				bad("field %q: required=%t in the markup, %t in the schema", f.Name, in.required, f.Required)
+			}
+			continue
+		}
 		if in.required != f.Required {
 			bad("field %q: required=%t in the markup, %t in the schema", f.Name, in.required, f.Required)
 		}
 		if in.maxLength != f.MaxLength {
 			bad("field %q: maxlength %d in the markup, %d in the schema", f.Name, in.maxLength, f.MaxLength)
+		}
+		if in.minLength != f.MinLength {
+			bad("field %q: minlength %d in the markup, %d in the schema", f.Name, in.minLength, f.MinLength)
 		}
 	}
 	for _, c := range s.Consents {
@@ -122,6 +164,33 @@ func (s *Schema) CheckMarkup(page []byte, lang string) error {
 		bad("input %q is not in the schema", name)
 	}
 	return errors.Join(errs...)
+}
+
+// findAll returns the elements named tag below n, in document order.
+func findAll(n *html.Node, tag string) []*html.Node {
+	var out []*html.Node
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.Data == tag {
+			out = append(out, c)
+		}
+		out = append(out, findAll(c, tag)...)
+	}
+	return out
+}
+
+// optionValue is what an <option> sends: its value attribute, else its
+// text.
+func optionValue(o *html.Node) string {
+	if v, ok := attrOK(o, "value"); ok {
+		return v
+	}
+	var b strings.Builder
+	for c := o.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode {
+			b.WriteString(c.Data)
+		}
+	}
+	return strings.TrimSpace(b.String())
 }
 
 func find(n *html.Node, match func(*html.Node) bool) *html.Node {

@@ -23,8 +23,14 @@ type pageRenderer struct {
 type pageField struct {
 	ID, Name, Type, Label, Value, Error, Autocomplete string
 	Required                                          bool
-	MaxLength                                         int
+	MinLength, MaxLength                              int
 	Focus                                             bool
+	Options                                           []pageOption // select, checkboxes
+}
+
+type pageOption struct {
+	ID, Value, Label string
+	Selected         bool
 }
 
 type pageConsent struct {
@@ -62,7 +68,7 @@ h1{font-size:1.75rem;line-height:1.2}
 form{background:#fff;padding:1.5rem;border-radius:.75rem;margin-top:1.5rem}
 .field{margin-bottom:1rem}
 label{display:block;font-weight:600}
-input[type=text],input[type=email],input[type=tel]{box-sizing:border-box;width:100%;font:inherit;padding:.625rem .75rem;border:1px solid #5b6275;border-radius:.375rem;margin-top:.25rem}
+input[type=text],input[type=email],input[type=tel],textarea,select{box-sizing:border-box;width:100%;font:inherit;padding:.625rem .75rem;border:1px solid #5b6275;border-radius:.375rem;margin-top:.25rem}
 [aria-invalid=true]{border-color:#b3261e;outline:1px solid #b3261e}
 .error{color:#b3261e;margin:.25rem 0 0;font-weight:600}
 .consent{display:grid;grid-template-columns:auto 1fr;gap:.5rem;margin-bottom:1rem}
@@ -98,7 +104,25 @@ button:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid #f0a5
 {{- range .Fields }}
 <div class="field">
 <label for="{{ .ID }}">{{ .Label }}{{ if .Required }}<span aria-hidden="true"> *</span>{{ end }}</label>
-<input id="{{ .ID }}" name="{{ .Name }}" type="{{ .Type }}" value="{{ .Value }}"{{ with .Autocomplete }} autocomplete="{{ . }}"{{ end }}{{ if .Required }} required{{ end }} maxlength="{{ .MaxLength }}"{{ if .Error }} aria-invalid="true" aria-describedby="{{ .ID }}-error"{{ end }}{{ if .Focus }} autofocus{{ end }}>
+{{- if eq .Type "textarea" }}
+<textarea id="{{ .ID }}" name="{{ .Name }}" rows="6"{{ if .Required }} required{{ end }}{{ with .MinLength }} minlength="{{ . }}"{{ end }} maxlength="{{ .MaxLength }}"{{ if .Error }} aria-invalid="true" aria-describedby="{{ .ID }}-error"{{ end }}{{ if .Focus }} autofocus{{ end }}>{{ .Value }}</textarea>
+{{- else if eq .Type "select" }}
+<select id="{{ .ID }}" name="{{ .Name }}"{{ if .Required }} required{{ end }}{{ if .Error }} aria-invalid="true" aria-describedby="{{ .ID }}-error"{{ end }}{{ if .Focus }} autofocus{{ end }}>
+<option value=""></option>
+{{- range .Options }}
+<option value="{{ .Value }}"{{ if .Selected }} selected{{ end }}>{{ .Label }}</option>
+{{- end }}
+</select>
+{{- else if eq .Type "checkboxes" }}
+<div class="boxes" id="{{ .ID }}" role="group"{{ if .Error }} aria-describedby="{{ .ID }}-error"{{ end }}>
+{{- $name := .Name }}
+{{- range .Options }}
+<span><input id="{{ .ID }}" type="checkbox" name="{{ $name }}" value="{{ .Value }}"{{ if .Selected }} checked{{ end }}> <label for="{{ .ID }}">{{ .Label }}</label></span>
+{{- end }}
+</div>
+{{- else }}
+<input id="{{ .ID }}" name="{{ .Name }}" type="{{ .Type }}" value="{{ .Value }}"{{ with .Autocomplete }} autocomplete="{{ . }}"{{ end }}{{ if .Required }} required{{ end }}{{ with .MinLength }} minlength="{{ . }}"{{ end }} maxlength="{{ .MaxLength }}"{{ if .Error }} aria-invalid="true" aria-describedby="{{ .ID }}-error"{{ end }}{{ if .Focus }} autofocus{{ end }}>
+{{- end }}
 {{- if .Error }}
 <p class="error" id="{{ .ID }}-error">{{ .Error }}</p>
 {{- end }}
@@ -143,6 +167,7 @@ func (s *Schema) Message(lang, field, code string) string {
 	m := s.UI[s.Lang(lang)].Messages[code]
 	if f, ok := s.Field(field); ok {
 		m = strings.ReplaceAll(m, "{max}", strconv.Itoa(f.MaxLength))
+		m = strings.ReplaceAll(m, "{min}", strconv.Itoa(f.MinLength))
 	}
 	return m
 }
@@ -166,7 +191,11 @@ func (p *pageRenderer) data(lang string, in Input, errs map[string]string, notic
 	first := true
 	for _, f := range s.Fields {
 		pf := pageField{ID: s.ID + "-" + f.Name, Name: f.Name, Type: f.Type, Label: ui.Labels[f.Name], Value: in.Values[f.Name],
-			Required: f.Required, MaxLength: f.MaxLength, Autocomplete: autocomplete[f.Type]}
+			Required: f.Required, MinLength: f.MinLength, MaxLength: f.MaxLength, Autocomplete: autocomplete[f.Type]}
+		for i, o := range f.Options {
+			sel := in.Values[f.Name] == o || contains(in.Multi[f.Name], o)
+			pf.Options = append(pf.Options, pageOption{ID: pf.ID + "-" + strconv.Itoa(i+1), Value: o, Label: ui.OptionLabels[f.Name][o], Selected: sel})
+		}
 		if code := errs[f.Name]; code != "" {
 			pf.Error = s.Message(lang, f.Name, code)
 			pf.Focus, first = first, false

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -36,10 +37,92 @@ const (
 	CodeConsent  = "consent"
 	CodeTooLong  = "tooLong"
 	CodeInvalid  = "invalid"
+	// CodeTooShort is a value shorter than the field's minLength; its
+	// message ({min}) is needed only by a form with such a field.
+	CodeTooShort = "tooShort"
 )
 
-// Codes lists every error code; each locale must have a message for each.
+// Codes lists every error code; each locale must have a message for each
+// (CodeTooShort only when a field has a minLength).
 var Codes = []string{CodeRequired, CodeEmail, CodePhone, CodeConsent, CodeTooLong, CodeInvalid}
+
+// Field types. A text field is one line; a textarea many (line breaks
+// kept); a select is one of its options; checkboxes are any of its options
+// (a group of checkboxes with the field's name, one per option).
+const (
+	TypeText       = "text"
+	TypeEmail      = "email"
+	TypeTel        = "tel"
+	TypeTextarea   = "textarea"
+	TypeSelect     = "select"
+	TypeCheckboxes = "checkboxes"
+)
+
+// Types lists the field types, for messages.
+var Types = []string{TypeText, TypeEmail, TypeTel, TypeTextarea, TypeSelect, TypeCheckboxes}
+
+// HasOptions reports whether a field of type typ takes its values from a
+// list of options (select, checkboxes) rather than typed text.
+func HasOptions(typ string) bool { return typ == TypeSelect || typ == TypeCheckboxes }
+
+// MaxOptionValue is the longest option value.
+const MaxOptionValue = 100
+
+// CheckField reports what is wrong with a field's definition, or nil: its
+// name, a known type, positive length bounds for typed text (0 <=
+// minLength <= maxLength), and for select and checkboxes a non-empty list
+// of distinct option values made of letters, digits, '.', '_' and '-' (no
+// length bounds: the options bound the value).
+func CheckField(f Field) error {
+	var errs []error
+	add := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	if !contains(Types, f.Type) {
+		add("type %q (want %s)", f.Type, strings.Join(Types, ", "))
+		return errors.Join(errs...)
+	}
+	if HasOptions(f.Type) {
+		if len(f.Options) == 0 {
+			add("a %s needs options", f.Type)
+		}
+		if f.MinLength != 0 || f.MaxLength != 0 {
+			add("a %s takes no minLength or maxLength (its options bound the value)", f.Type)
+		}
+		seen := map[string]bool{}
+		for _, o := range f.Options {
+			if !optionRE.MatchString(o) {
+				add("option value %q may hold only letters, digits, '.', '_' and '-' (at most %d)", o, MaxOptionValue)
+			}
+			if seen[o] {
+				add("option value %q is given twice", o)
+			}
+			seen[o] = true
+		}
+		return errors.Join(errs...)
+	}
+	if len(f.Options) > 0 {
+		add("a %s field takes no options (only select and checkboxes do)", f.Type)
+	}
+	if f.MaxLength <= 0 {
+		add("maxLength must be positive")
+	}
+	if f.MinLength < 0 || f.MinLength > f.MaxLength && f.MaxLength > 0 {
+		add("minLength %d must be between 0 and maxLength %d", f.MinLength, f.MaxLength)
+	}
+	return errors.Join(errs...)
+}
+
+var optionRE = regexp.MustCompile(`^[\p{L}\p{N}._-]{1,100}$`)
+
+// needsTooShort reports whether a field has a minLength (so the locales
+// need the tooShort message).
+func (s *Schema) needsTooShort() bool {
+	for _, f := range s.Fields {
+		if f.MinLength > 0 {
+			return true
+		}
+	}
+	return false
+}
 
 // Schema is the one definition of a form, exported by the build and loaded
 // by the handler.
@@ -74,10 +157,12 @@ type Schema struct {
 
 // Field is one input of the form.
 type Field struct {
-	Name      string `json:"name"`
-	Type      string `json:"type"` // text, email, tel
-	Required  bool   `json:"required"`
-	MaxLength int    `json:"maxLength"`
+	Name      string   `json:"name"`
+	Type      string   `json:"type"` // one of Types
+	Required  bool     `json:"required"`
+	MinLength int      `json:"minLength,omitempty"`
+	MaxLength int      `json:"maxLength"`
+	Options   []string `json:"options,omitempty"` // select, checkboxes: the values allowed
 }
 
 // Consent is one consent checkbox with its exact text per locale.
@@ -98,13 +183,16 @@ type Text struct {
 
 // UItexts are the strings of one locale the handler's own page needs.
 type UItexts struct {
-	Title    string            `json:"title"`
-	Heading  string            `json:"heading"` // "please correct the marked fields"
-	Submit   string            `json:"submit"`
-	Labels   map[string]string `json:"labels"`
-	Messages map[string]string `json:"messages"` // error code -> message; tooLong has {max}
-	Honeypot string            `json:"honeypot"`
-	Back     string            `json:"back"` // link text back to the site
+	Title   string            `json:"title"`
+	Heading string            `json:"heading"` // "please correct the marked fields"
+	Submit  string            `json:"submit"`
+	Labels  map[string]string `json:"labels"`
+	// OptionLabels are the labels of the options of select and checkboxes
+	// fields: field -> option value -> label.
+	OptionLabels map[string]map[string]string `json:"optionLabels,omitempty"`
+	Messages     map[string]string            `json:"messages"` // error code -> message; tooLong has {max}, tooShort {min}
+	Honeypot     string                       `json:"honeypot"`
+	Back         string                       `json:"back"` // link text back to the site
 	// Unavailable is shown when the submission could not be stored.
 	Unavailable string `json:"unavailable"`
 	Home        string `json:"homeURL"` // URL of the locale's home page
@@ -159,13 +247,8 @@ func (s *Schema) Check() error {
 			add("field name %q is empty, repeated or reserved", f.Name)
 		}
 		seen[f.Name] = true
-		switch f.Type {
-		case "text", "email", "tel":
-		default:
-			add("field %s: type %q (want text, email or tel)", f.Name, f.Type)
-		}
-		if f.MaxLength <= 0 {
-			add("field %s: maxLength must be positive", f.Name)
+		if err := CheckField(f); err != nil {
+			add("field %s: %w", f.Name, err)
 		}
 	}
 	for _, c := range s.Consents {
@@ -190,7 +273,11 @@ func (s *Schema) Check() error {
 			}
 		}
 		ui := s.UI[l]
-		for _, code := range Codes {
+		codes := Codes
+		if s.needsTooShort() {
+			codes = append(codes[:len(codes):len(codes)], CodeTooShort)
+		}
+		for _, code := range codes {
 			if ui.Messages[code] == "" {
 				add("locale %s: no message for error code %q", l, code)
 			}
@@ -198,6 +285,11 @@ func (s *Schema) Check() error {
 		for _, f := range s.Fields {
 			if ui.Labels[f.Name] == "" {
 				add("locale %s: field %s has no label", l, f.Name)
+			}
+			for _, o := range f.Options {
+				if ui.OptionLabels[f.Name][o] == "" {
+					add("locale %s: option %s of field %s has no label", l, o, f.Name)
+				}
 			}
 		}
 	}

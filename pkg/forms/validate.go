@@ -20,9 +20,10 @@ const DefaultRegion = "PL"
 
 // Input is what a visitor sent, before validation.
 type Input struct {
-	Values   map[string]string // fields and hidden inputs, as sent
-	Checked  map[string]bool   // consents ticked
-	Invalid  map[string]bool   // values that were not text (JSON)
+	Values   map[string]string   // fields and hidden inputs, as sent
+	Multi    map[string][]string // checkboxes fields: every value sent
+	Checked  map[string]bool     // consents ticked
+	Invalid  map[string]bool     // values that were not text (JSON)
 	Honeypot string
 	Lang     string
 	Page     string
@@ -36,7 +37,7 @@ type Submission struct {
 	CreatedAt  time.Time
 	Lang       string
 	Page       string
-	Values     map[string]string // field -> normalized value
+	Values     map[string]string // field -> normalized value (checkboxes: the options ticked, in option order, joined by ",")
 	Email      string            // normalized address for GDPR lookups ("" if none)
 	Consents   []ConsentRecord
 	Spam       string // why it looks like spam; "" when it does not
@@ -59,8 +60,12 @@ var keyRE = regexp.MustCompile(`^[A-Za-z0-9_-]{8,100}$`)
 
 // ParseForm turns a url-encoded form into an Input.
 func ParseForm(s *Schema, form url.Values) Input {
-	in := Input{Values: map[string]string{}, Checked: map[string]bool{}, Invalid: map[string]bool{}}
+	in := Input{Values: map[string]string{}, Multi: map[string][]string{}, Checked: map[string]bool{}, Invalid: map[string]bool{}}
 	for _, f := range s.Fields {
+		if f.Type == TypeCheckboxes {
+			in.Multi[f.Name] = form[f.Name]
+			continue
+		}
 		in.Values[f.Name] = form.Get(f.Name)
 	}
 	for _, c := range s.Consents {
@@ -80,7 +85,7 @@ func ParseJSON(s *Schema, body []byte) (Input, error) {
 	if err := json.Unmarshal(body, &raw); err != nil {
 		return Input{}, fmt.Errorf("body is not a JSON object: %w", err)
 	}
-	in := Input{Values: map[string]string{}, Checked: map[string]bool{}, Invalid: map[string]bool{}}
+	in := Input{Values: map[string]string{}, Multi: map[string][]string{}, Checked: map[string]bool{}, Invalid: map[string]bool{}}
 	str := func(name string) (string, bool) {
 		m, ok := raw[name]
 		if !ok || string(m) == "null" {
@@ -93,6 +98,19 @@ func ParseJSON(s *Schema, body []byte) (Input, error) {
 		return v, true
 	}
 	for _, f := range s.Fields {
+		if f.Type == TypeCheckboxes {
+			// A list of strings, or one string (one box ticked).
+			var l []string
+			if m, ok := raw[f.Name]; ok && string(m) != "null" && json.Unmarshal(m, &l) != nil {
+				v, ok := str(f.Name)
+				if !ok {
+					in.Invalid[f.Name] = true
+				}
+				l = []string{v}
+			}
+			in.Multi[f.Name] = l
+			continue
+		}
 		v, ok := str(f.Name)
 		in.Values[f.Name] = v
 		if !ok {
@@ -137,7 +155,12 @@ func (s *Schema) Validate(in Input) (*Submission, map[string]string) {
 	errs := map[string]string{}
 	sub := &Submission{Values: map[string]string{}, SchemaHash: s.Hash}
 	for _, f := range s.Fields {
-		v, code := checkField(f, in.Values[f.Name], in.Invalid[f.Name])
+		var v, code string
+		if f.Type == TypeCheckboxes {
+			v, code = checkBoxes(f, in.Multi[f.Name], in.Invalid[f.Name])
+		} else {
+			v, code = checkField(f, in.Values[f.Name], in.Invalid[f.Name])
+		}
 		if code != "" {
 			errs[f.Name] = code
 			continue
@@ -172,17 +195,37 @@ func checkField(f Field, raw string, invalid bool) (string, string) {
 		return "", CodeInvalid
 	}
 	v := strings.TrimSpace(raw)
+	if f.Type == TypeTextarea {
+		// Line breaks are the point of a textarea: CR LF and CR become LF
+		// (what the browser sends is CR LF), and tabs stay.
+		v = strings.ReplaceAll(strings.ReplaceAll(v, "\r\n", "\n"), "\r", "\n")
+	}
 	if v == "" {
 		if f.Required {
 			return "", CodeRequired
 		}
 		return "", ""
 	}
-	if hasControl(v) {
+	if hasControl(strings.Map(func(r rune) rune {
+		if f.Type == TypeTextarea && (r == '\n' || r == '\t') {
+			return ' '
+		}
+		return r
+	}, v)) {
 		return "", CodeInvalid
 	}
-	if utf8.RuneCountInString(v) > f.MaxLength {
+	if f.Type == TypeSelect {
+		if !contains(f.Options, v) {
+			return "", CodeInvalid
+		}
+		return v, ""
+	}
+	n := utf8.RuneCountInString(v)
+	if n > f.MaxLength {
 		return "", CodeTooLong
+	}
+	if n < f.MinLength {
+		return "", CodeTooShort
 	}
 	switch f.Type {
 	case "email":
@@ -197,6 +240,35 @@ func checkField(f Field, raw string, invalid bool) (string, string) {
 		v = n
 	}
 	return v, ""
+}
+
+// checkBoxes checks the values of a checkboxes field: each one of its
+// options, none twice; required means at least one. The value is the
+// options ticked, in the options' order, joined by ",".
+func checkBoxes(f Field, vals []string, invalid bool) (string, string) {
+	if invalid {
+		return "", CodeInvalid
+	}
+	ticked := map[string]bool{}
+	for _, v := range vals {
+		if !contains(f.Options, v) || ticked[v] {
+			return "", CodeInvalid
+		}
+		ticked[v] = true
+	}
+	if len(ticked) == 0 {
+		if f.Required {
+			return "", CodeRequired
+		}
+		return "", ""
+	}
+	var out []string
+	for _, o := range f.Options {
+		if ticked[o] {
+			out = append(out, o)
+		}
+	}
+	return strings.Join(out, ","), ""
 }
 
 // hasControl reports control, format (bidi overrides, zero-width) and
@@ -256,7 +328,7 @@ func spamReason(s *Schema, in Input, sub *Submission) string {
 		return "honeypot"
 	}
 	for _, f := range s.Fields {
-		if f.Type == "text" && linkRE.MatchString(sub.Values[f.Name]) {
+		if (f.Type == TypeText || f.Type == TypeTextarea) && linkRE.MatchString(sub.Values[f.Name]) {
 			return "link in " + f.Name
 		}
 	}

@@ -85,7 +85,7 @@ func TestBuildExportsSchema(t *testing.T) {
 		t.Error("messages are not localized")
 	}
 	headers, _ := os.ReadFile(filepath.Join(out, "_headers"))
-	if !strings.Contains(string(headers), "form-action 'self'\n") || !strings.Contains(string(headers), "connect-src 'self' https://www.google-analytics.com") {
+	if !strings.Contains(string(headers), "form-action 'self'\n") || !strings.Contains(string(headers), "connect-src 'self' https://www.googletagmanager.com https://www.google-analytics.com") {
 		t.Errorf("same-origin endpoint: CSP allows more than 'self' for forms:\n%s", headers)
 	}
 }
@@ -138,7 +138,7 @@ func TestCSPFollowsEndpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	headers, _ := os.ReadFile(filepath.Join(out, "_headers"))
-	for _, want := range []string{"form-action 'self' https://forms.botforge.example\n", "connect-src 'self' https://forms.botforge.example https://www.google-analytics.com"} {
+	for _, want := range []string{"form-action 'self' https://forms.botforge.example\n", "connect-src 'self' https://forms.botforge.example https://www.googletagmanager.com"} {
 		if !strings.Contains(string(headers), want) {
 			t.Errorf("_headers lacks %q:\n%s", want, headers)
 		}

@@ -26,10 +26,15 @@ type definition struct {
 }
 
 type fieldDef struct {
-	Name, Label, Type string
-	Required          bool
-	MaxLength         int
+	Name, Label, Type    string
+	Required             bool
+	MinLength, MaxLength int
+	Options              []optionDef
 }
+
+// optionDef is one option of a select or checkboxes field: the value sent
+// and its label in the locale.
+type optionDef struct{ Value, Label string }
 
 type consentDef struct {
 	Name, Version string
@@ -89,6 +94,13 @@ func (r reader) integer(rec content.Record, field string) int {
 	return n
 }
 
+// optional reads a field a form record may leave out (its schema need not
+// declare it): minLength, options.
+func (r reader) optional(rec content.Record, field string) (any, bool) {
+	v, ok := rec[field]
+	return v, ok && v != nil
+}
+
 func (r reader) records(rec content.Record, field string) []content.Record {
 	l, ok := r.get(rec, field, "list of records").([]content.Record)
 	if !ok && rec[field] != nil {
@@ -108,8 +120,26 @@ func definitionOf(rec content.Record) (*definition, error) {
 	fr := reader{where: "fields[].", missing: &missing}
 	fields := r.records(rec, "fields")
 	for _, f := range fields {
-		d.Fields = append(d.Fields, fieldDef{Name: fr.text(f, "name"), Label: fr.text(f, "label"), Type: fr.text(f, "type"),
-			Required: fr.boolean(f, "required"), MaxLength: fr.integer(f, "maxLength")})
+		fd := fieldDef{Name: fr.text(f, "name"), Label: fr.text(f, "label"), Type: fr.text(f, "type"),
+			Required: fr.boolean(f, "required"), MaxLength: fr.integer(f, "maxLength")}
+		if v, ok := fr.optional(f, "minLength"); ok {
+			n, isInt := v.(int)
+			if !isInt {
+				missing = append(missing, "fields[].minLength as integer")
+			}
+			fd.MinLength = n
+		}
+		if v, ok := fr.optional(f, "options"); ok {
+			l, isList := v.([]content.Record)
+			if !isList {
+				missing = append(missing, "fields[].options as a list of records (value, label)")
+			}
+			or := reader{where: "fields[].options[].", missing: &missing}
+			for _, o := range l {
+				fd.Options = append(fd.Options, optionDef{Value: or.text(o, "value"), Label: or.text(o, "label")})
+			}
+		}
+		d.Fields = append(d.Fields, fd)
 	}
 	cr := reader{where: "consents[].", missing: &missing}
 	for _, c := range r.records(rec, "consents") {

@@ -7,6 +7,7 @@ package formschema
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"sitegen/pkg/config"
@@ -49,18 +50,22 @@ func Build(in SiteInput, form string) (*forms.Schema, error) {
 	if u, err := url.Parse(fc.Endpoint); err == nil && u.Host != "" {
 		b, err := url.Parse(in.Config.BaseURL)
 		if err != nil || b.Host == "" {
-			return nil, fmt.Errorf("form %s: the endpoint is on another origin, so baseURL %q must be an absolute URL", form, in.Config.BaseURL)
+			return nil, diag.New(fc.Pos, "form %s: the endpoint is on another origin, so baseURL %q must be an absolute URL", form, in.Config.BaseURL)
 		}
 		s.Origin = b.Scheme + "://" + b.Host
 		prefix = strings.TrimSuffix(in.Config.BaseURL, "/")
 	}
 	var errs diag.List
 	var base *definition
+	var basePos diag.Pos // the default locale's data set
 	for _, l := range in.Config.Locales {
 		lang := l.Code
 		s.Locales = append(s.Locales, lang)
 		f, pos, err := formOf(in.Source, lang, def, form)
 		if err != nil {
+			if pos.File == "" {
+				return nil, diag.New(fc.Pos, "%v", err)
+			}
 			return nil, err
 		}
 		resolve := func(dest string) (string, error) {
@@ -76,9 +81,16 @@ func Build(in SiteInput, form string) (*forms.Schema, error) {
 			return out
 		}
 		if base == nil {
-			base = f
-			for _, fd := range f.Fields {
-				s.Fields = append(s.Fields, forms.Field{Name: fd.Name, Type: fd.Type, Required: fd.Required, MaxLength: fd.MaxLength})
+			base, basePos = f, pos
+			for i, fd := range f.Fields {
+				ff := forms.Field{Name: fd.Name, Type: fd.Type, Required: fd.Required, MinLength: fd.MinLength, MaxLength: fd.MaxLength}
+				for _, o := range fd.Options {
+					ff.Options = append(ff.Options, o.Value)
+				}
+				if err := forms.CheckField(ff); err != nil {
+					errs.Add(diag.New(pos, "form %s: field %d (%s): %v", form, i+1, fd.Name, err))
+				}
+				s.Fields = append(s.Fields, ff)
 			}
 			for _, c := range f.Consents {
 				s.Consents = append(s.Consents, forms.Consent{Name: c.Name, Required: c.Required, Version: c.Version, Texts: map[string]forms.Text{}})
@@ -91,6 +103,18 @@ func Build(in SiteInput, form string) (*forms.Schema, error) {
 		ui := forms.UItexts{Title: f.Title, Submit: f.Submit, Labels: map[string]string{}, Messages: map[string]string{}}
 		for _, fd := range f.Fields {
 			ui.Labels[fd.Name] = fd.Label
+			for _, o := range fd.Options {
+				if ui.OptionLabels == nil {
+					ui.OptionLabels = map[string]map[string]string{}
+				}
+				if ui.OptionLabels[fd.Name] == nil {
+					ui.OptionLabels[fd.Name] = map[string]string{}
+				}
+				ui.OptionLabels[fd.Name][o.Value] = o.Label
+			}
+			if fd.MinLength > 0 {
+				ui.Messages[forms.CodeTooShort] = text(in.Catalog, lang, TooShortKey)
+			}
 		}
 		for i, c := range f.Consents {
 			s.Consents[i].Texts[lang] = forms.Text{Source: c.Text.Source, HTML: html(c.Text), Hash: forms.HashText(c.Text.Source)}
@@ -109,7 +133,7 @@ func Build(in SiteInput, form string) (*forms.Schema, error) {
 		s.UI[lang] = ui
 		e, ok := in.Plan.Lookup(lang, fc.Thanks)
 		if !ok {
-			errs.Add(diag.New(pos, "form %s: locale %s has no thank-you page (a page with id: %s)", form, lang, fc.Thanks))
+			errs.Add(diag.New(fc.ThanksPos, "form %s: locale %s has no thank-you page (a page with id: %s)", form, lang, fc.Thanks))
 			continue
 		}
 		s.Thanks[lang] = prefix + e.URL
@@ -118,9 +142,22 @@ func Build(in SiteInput, form string) (*forms.Schema, error) {
 		return nil, errs.Err()
 	}
 	if err := s.Seal(); err != nil {
-		return nil, fmt.Errorf("form %s: %w", form, err)
+		return nil, diag.New(basePos, "form %s: %v", form, err)
 	}
 	return s, nil
+}
+
+// TooShortKey is the UI string of the tooShort error (a field shorter than
+// its minLength; "{min}" is the bound), used only by a form with a
+// minLength (the engine's words unless the site has its own).
+const TooShortKey = "form_msg_too_short"
+
+func optionValues(os []optionDef) []string {
+	out := make([]string, len(os))
+	for i, o := range os {
+		out[i] = o.Value
+	}
+	return out
 }
 
 // hasDataSet reports whether any locale defines the form.
@@ -164,6 +201,12 @@ func sameShape(a, b *definition) error {
 		if x.Name != y.Name || x.Type != y.Type || x.Required != y.Required || x.MaxLength != y.MaxLength {
 			return fmt.Errorf("field %d is %s (%s, required %t, maxLength %d), not %s (%s, required %t, maxLength %d)",
 				i+1, y.Name, y.Type, y.Required, y.MaxLength, x.Name, x.Type, x.Required, x.MaxLength)
+		}
+		if x.MinLength != y.MinLength {
+			return fmt.Errorf("field %d (%s) has minLength %d, not %d", i+1, x.Name, y.MinLength, x.MinLength)
+		}
+		if !slices.EqualFunc(x.Options, y.Options, func(a, b optionDef) bool { return a.Value == b.Value }) {
+			return fmt.Errorf("field %d (%s) has the options %v, not %v", i+1, x.Name, optionValues(y.Options), optionValues(x.Options))
 		}
 	}
 	if len(a.Consents) != len(b.Consents) {

@@ -75,13 +75,31 @@ func (set Set) HasForm(page []byte) bool {
 // holds against its schema; each error names the schema file.
 func (set Set) CheckPage(page []byte, lang string) error {
 	var errs []error
+	for _, fe := range set.CheckPageForms(page, lang) {
+		errs = append(errs, fe)
+	}
+	return errors.Join(errs...)
+}
+
+// FormError is a form of a page that disagrees with its schema.
+type FormError struct {
+	ID  string // the <form> element's id
+	Err error
+}
+
+func (e FormError) Error() string { return e.Err.Error() }
+func (e FormError) Unwrap() error { return e.Err }
+
+// CheckPageForms is CheckPage, one error per form that disagrees.
+func (set Set) CheckPageForms(page []byte, lang string) []FormError {
+	var errs []FormError
 	for _, s := range set {
 		if !s.HasForm(page) {
 			continue
 		}
 		if err := s.CheckMarkup(page, lang); err != nil {
-			errs = append(errs, fmt.Errorf("the form %q and the handler schema %s disagree: %w", s.ID, forms.SchemaFile(s.Form), err))
+			errs = append(errs, FormError{ID: s.ID, Err: fmt.Errorf("the form %q and the handler schema %s disagree: %w", s.ID, forms.SchemaFile(s.Form), err)})
 		}
 	}
-	return errors.Join(errs...)
+	return errs
 }

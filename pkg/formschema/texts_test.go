@@ -24,7 +24,7 @@ func TestTexts(t *testing.T) {
 			t.Errorf("text(%s, %s) = %q, want %q", c.lang, c.key, got, c.want)
 		}
 	}
-	keys := []string{KeyErrorsHeading, KeyUnavailable, KeyHoneypot, KeyBack}
+	keys := []string{KeyErrorsHeading, KeyUnavailable, KeyHoneypot, KeyBack, TooShortKey}
 	for _, k := range MessageKeys {
 		keys = append(keys, k)
 	}

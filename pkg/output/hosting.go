@@ -253,8 +253,11 @@ func Redirects(h *Host, rs []route.Redirect, nf []NotFound) ([]byte, error) {
 			fmt.Fprintf(&b, "%s %s %s\n", p, notFoundOf(pages, p), d.hidePrivate)
 		}
 	}
+	// Both hosts compare a rule with the path as the request carries it,
+	// percent-encoded; the target goes out as a Location header, which
+	// must be ASCII.
 	for _, r := range rules {
-		fmt.Fprintf(&b, "%s %s %s\n", r[0], r[1], d.redirect)
+		fmt.Fprintf(&b, "%s %s %s\n", sitepath.URL(r[0]), sitepath.URL(r[1]), d.redirect)
 	}
 	if d.notFoundRules {
 		for _, n := range pages {
@@ -374,8 +377,10 @@ func Nginx(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFo
 			location("=", r.Pattern, notFoundLine(notFoundOf(r.Pattern), notFoundOf("/"))...)
 		}
 	}
+	// nginx matches a location against the decoded path (UTF-8, as
+	// written); the Location header it sends must be ASCII.
 	for _, r := range rules {
-		location("=", r[0], "return 301 "+r[1]+"$is_args$args;")
+		location("=", r[0], "return 301 "+sitepath.URL(r[1])+"$is_args$args;")
 	}
 	if dup != nil {
 		return nil, dup

@@ -75,10 +75,10 @@ func NewPageData(plan *route.Plan, e *route.Entry, hash string, head Head, html 
 	}
 	pd := PageData{
 		ComponentChunkName: "component---layout-" + e.Page.Layout,
-		Path:               e.URL,
+		Path:               sitepath.URL(e.URL),
 		StaticQueryHashes:  []string{},
 		Result: Result{
-			PageContext: PageContext{Lang: e.Lang, Langs: langs, OriginalPath: "/" + strings.TrimPrefix(strings.TrimPrefix(e.URL, prefix), "/"), PageName: e.ID},
+			PageContext: PageContext{Lang: e.Lang, Langs: langs, OriginalPath: sitepath.URL("/" + strings.TrimPrefix(strings.TrimPrefix(e.URL, prefix), "/")), PageName: e.ID},
 			Page: PageView{Title: head.Title, Description: head.Description, Canonical: head.Canonical, Robots: head.Robots,
 				Lang: e.Page.Lang, Layout: e.Page.Layout, HTML: html, Islands: append([]string(nil), islands...), NotFound: e.NotFound},
 		},
@@ -86,7 +86,7 @@ func NewPageData(plan *route.Plan, e *route.Entry, hash string, head Head, html 
 		WebpackCompilationHash: hash,
 	}
 	for _, v := range plan.Variants(e.ID) {
-		pd.Result.PageContext.LangVariants = append(pd.Result.PageContext.LangVariants, LangVariant{Lang: v.Lang, Path: v.URL})
+		pd.Result.PageContext.LangVariants = append(pd.Result.PageContext.LangVariants, LangVariant{Lang: v.Lang, Path: sitepath.URL(v.URL)})
 	}
 	return pd
 }
@@ -138,7 +138,8 @@ var redirectTmpl = template.Must(template.New("r").Parse(`<!doctype html>
 // RedirectPage returns the HTML page published at a redirect's path.
 func RedirectPage(r route.Redirect, baseURL string) ([]byte, error) {
 	var buf bytes.Buffer
-	err := redirectTmpl.Execute(&buf, struct{ To, Canonical, Lang string }{r.To, baseURL + r.To, redirectLang(r.To)})
+	to := sitepath.URL(r.To)
+	err := redirectTmpl.Execute(&buf, struct{ To, Canonical, Lang string }{to, baseURL + to, redirectLang(r.To)})
 	return buf.Bytes(), err
 }
 

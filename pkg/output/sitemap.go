@@ -132,7 +132,7 @@ func sitemapFile(plan *route.Plan, baseURL string, entries []*route.Entry) []byt
 // urlset's children.
 func appendSitemapURL(b []byte, plan *route.Plan, baseURL string, e *route.Entry) []byte {
 	b = append(b, "\n  <url>\n    <loc>"...)
-	b = appendEscaped(b, baseURL+e.URL)
+	b = appendEscaped(b, baseURL+sitepath.URL(e.URL))
 	b = append(b, "</loc>"...)
 	if e.Page.Date != "" {
 		b = append(b, "\n    <lastmod>"...)
@@ -151,9 +151,10 @@ func appendSitemapURL(b []byte, plan *route.Plan, baseURL string, e *route.Entry
 		if v.Fallback {
 			continue
 		}
-		link(v.Lang, baseURL+v.URL)
+		u := baseURL + sitepath.URL(v.URL)
+		link(v.Lang, u)
 		if v.Lang == plan.Default.Code {
-			def = baseURL + v.URL
+			def = u
 		}
 	}
 	if def != "" {

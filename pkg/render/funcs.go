@@ -26,6 +26,7 @@ import (
 
 	"sitegen/pkg/content"
 	"sitegen/pkg/markdown"
+	"sitegen/pkg/route"
 )
 
 // SectionContext is what a section template gets as ".".
@@ -40,6 +41,11 @@ type PageLink struct {
 	ID, Title, URL, Date, Summary, Image string
 	ImageFile                            content.File // the cover, for picture (its position names a missing alt)
 	ImageAlt                             string       // params.imageAlt
+	Description                          string
+	Tags                                 []string       // the front matter's tags
+	Params                               map[string]any // the front matter's params
+	NoIndex                              bool           // an error page or params.noindex: not for search engines, feeds or indexes
+	Fallback                             bool           // shown from the default locale
 }
 
 // funcs returns the template functions; st is the state of the render call
@@ -206,6 +212,8 @@ func (r *Renderer) funcs(st *execState) template.FuncMap {
 		"slugify":    markdown.Slugify,
 		"str":        func(v any) string { return fmt.Sprint(v) },
 		"dateStatus": r.dateStatus,
+		"toc":        toc,
+		"localDate":  func(style string, date any) (string, error) { return localDate(st.lang, style, date) },
 		"daysSince":  r.daysSince,
 		"fileSize":   func(v any) (string, error) { return r.fileSize(v, st.lang) },
 		"number":     func(v any, decimals ...int) (string, error) { return formatNumber(v, st.lang, decimals...) },
@@ -341,18 +349,21 @@ func (r *Renderer) pages(d Deps, lang, id string) ([]PageLink, error) {
 	}
 	d.add(DepList(lang, parent.URL))
 	var out []PageLink
-	for _, e := range r.opts.Plan.Entries {
-		if e.Lang != lang || e == parent || !strings.HasPrefix(e.URL, parent.URL) {
-			continue
-		}
-		d.add(DepRoute(lang, e.ID))
-		d.add(DepPage(lang, e.ID))
-		alt, _ := e.Page.Params["imageAlt"].(string)
-		out = append(out, PageLink{ID: e.ID, Title: e.Page.Title, URL: e.URL, Date: e.Page.Date, Summary: e.Page.Summary, Image: e.Page.Image.Path,
-			ImageFile: e.Page.Image, ImageAlt: alt})
+	for _, e := range r.opts.Plan.Below(parent) {
+		out = append(out, r.pageLink(d, e))
 	}
 	sortLinks(out)
 	return out, nil
+}
+
+// pageLink is entry e as an item of a listing (recorded in d).
+func (r *Renderer) pageLink(d Deps, e *route.Entry) PageLink {
+	d.add(DepRoute(e.Lang, e.ID))
+	d.add(DepPage(e.Lang, e.ID))
+	alt, _ := e.Page.Params["imageAlt"].(string)
+	return PageLink{ID: e.ID, Title: e.Page.Title, URL: e.URL, Date: e.Page.Date, Summary: e.Page.Summary, Image: e.Page.Image.Path,
+		ImageFile: e.Page.Image, ImageAlt: alt, Description: e.Page.Description, Tags: e.Page.Tags, Params: e.Page.Params,
+		NoIndex: e.NoIndex(), Fallback: e.Fallback}
 }
 
 func sortLinks(out []PageLink) {

@@ -27,6 +27,7 @@ var hoistSafe = map[string]bool{
 	"seq": true, "default": true, "join": true, "split": true, "lower": true, "upper": true,
 	"contains": true, "hasPrefix": true, "trim": true, "safeHTML": true, "jsonify": true,
 	"slugify": true, "str": true, "fileExt": true, "dateStatus": true, "daysSince": true, "number": true,
+	"toc": true, "localDate": true,
 }
 
 // hoistUnsafe lists the template functions that keep a region from being

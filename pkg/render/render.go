@@ -26,7 +26,9 @@ import (
 	"sitegen/pkg/htmlmin"
 	"sitegen/pkg/i18n"
 	"sitegen/pkg/markdown"
+	"sitegen/pkg/output"
 	"sitegen/pkg/route"
+	"sitegen/pkg/sitepath"
 )
 
 // Islands renders React islands at build time (implemented by pkg/islands).
@@ -250,8 +252,19 @@ type PageContext struct {
 	// hreflang); fallback copies are left out.
 	Alternates []Variant
 	XDefault   string
+	// Feeds are the RSS and Atom feeds of the lists site.yaml names, in
+	// the page's locale: base.html links them with
+	// <link rel="alternate" type="{{ .Type }}" title="{{ .Title }}" href="{{ .URL }}">.
+	Feeds []FeedLink
 
 	entry *route.Entry
+}
+
+// FeedLink is one feed of a list: its type (application/rss+xml or
+// application/atom+xml), a title (the list page's, with RSS or Atom) and
+// its absolute URL.
+type FeedLink struct {
+	Type, Title, URL string
 }
 
 // SiteInfo describes the site.
@@ -605,7 +618,7 @@ func (r *Renderer) pageContext(e *route.Entry, deps Deps) *PageContext {
 		Page: &PageInfo{
 			ID: pg.ID, Title: pg.Title, Description: pg.Description, Keywords: pg.Keywords, Layout: pg.Layout,
 			Date: pg.Date, Summary: pg.Summary, Tags: pg.Tags, Image: pg.Image.Path, ImageFile: pg.Image, Params: pg.Params, Sections: pg.Sections,
-			URL: e.URL, Permalink: cfg.BaseURL + canonical, Fallback: e.Fallback, Lang: pg.Lang, File: pg.File,
+			URL: e.URL, Permalink: cfg.BaseURL + sitepath.URL(canonical), Fallback: e.Fallback, Lang: pg.Lang, File: pg.File,
 			NoIndex: e.NoIndex(),
 		},
 	}
@@ -614,14 +627,26 @@ func (r *Renderer) pageContext(e *route.Entry, deps Deps) *PageContext {
 	}
 	for _, v := range r.opts.Plan.Variants(e.ID) {
 		l, _ := cfg.Locale(v.Lang)
-		vv := Variant{Lang: v.Lang, Name: l.Name, URL: v.URL, Permalink: cfg.BaseURL + v.URL, Current: v.Lang == e.Lang, Fallback: v.Fallback}
+		vv := Variant{Lang: v.Lang, Name: l.Name, URL: v.URL, Permalink: cfg.BaseURL + sitepath.URL(v.URL), Current: v.Lang == e.Lang, Fallback: v.Fallback}
 		pc.Variants = append(pc.Variants, vv)
 		if !v.Fallback {
 			pc.Alternates = append(pc.Alternates, vv)
 		}
 		if l.Default {
-			pc.XDefault = cfg.BaseURL + v.URL
+			pc.XDefault = cfg.BaseURL + sitepath.URL(v.URL)
 		}
+	}
+	for _, f := range cfg.Feeds {
+		deps.add(DepRoute(e.Lang, f.List))
+		list, ok := r.opts.Plan.Lookup(e.Lang, f.List)
+		if !ok {
+			continue
+		}
+		deps.add(DepPage(e.Lang, f.List)) // its title
+		u := cfg.BaseURL + sitepath.URL(list.URL)
+		pc.Feeds = append(pc.Feeds,
+			FeedLink{Type: output.RSSType, Title: list.Page.Title + " (RSS)", URL: u + output.RSSFile},
+			FeedLink{Type: output.AtomType, Title: list.Page.Title + " (Atom)", URL: u + output.AtomFile})
 	}
 	return pc
 }
@@ -640,3 +665,6 @@ func (r *Renderer) HasTemplate(name string) bool { return r.info.Names[name] }
 
 // HasLayout reports whether templates/layouts/<name>.html exists.
 func (r *Renderer) HasLayout(name string) bool { return r.info.Layouts[name] }
+
+// BuildDate is the day (YYYY-MM-DD) the pages are rendered for.
+func (r *Renderer) BuildDate() string { return r.opts.BuildDate }

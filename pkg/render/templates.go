@@ -309,7 +309,7 @@ func templateError(err error) diag.Diagnostic {
 	if errors.As(err, &td) {
 		return diag.Diagnostic{Pos: at, Message: string(td)}
 	}
-	return diag.Diagnostic{Pos: at, Message: cleanExecMessage(msg[m[1]:])}
+	return withFieldsHint(diag.Diagnostic{Pos: at, Message: cleanExecMessage(msg[m[1]:])})
 }
 
 var execRE = regexp.MustCompile(`^executing "[^"]*" at <([^>]*)>: (?:error calling \w+: )?(.*)$`)

@@ -169,6 +169,12 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 				WithHint("add the page to content/%s/, or leave offlinePage out when the site has no offline page", def.Code))
 		}
 	}
+	for _, f := range cfg.Feeds {
+		if _, ok := p.byID[def.Code][f.List]; !ok {
+			errs.Add(diag.New(f.Pos, "feed list %q names no page of the default locale %s", f.List, def.Code).
+				WithHint("list: is the id of the page whose pages below it the feed lists, like blog"))
+		}
+	}
 	sort.Slice(p.Entries, func(i, j int) bool { return p.Entries[i].URL < p.Entries[j].URL })
 	sort.Slice(p.Redirects, func(i, j int) bool { return p.Redirects[i].From < p.Redirects[j].From })
 	return p, errs.Err()
@@ -349,4 +355,42 @@ func cutFragment(s string) (string, string) {
 		return s[:i], s[i:]
 	}
 	return s, ""
+}
+
+// belowInSource reports whether the fallback entry e lies below parent's
+// page in the locale e is shown from.
+func (p *Plan) belowInSource(e, parent *Entry) bool {
+	if !e.Fallback {
+		return false
+	}
+	orig, ok := p.byID[e.Page.Lang][e.ID]
+	list, ok2 := p.byID[e.Page.Lang][parent.ID]
+	return ok && ok2 && orig != list && strings.HasPrefix(orig.URL, list.URL)
+}
+
+// Below lists the entries of parent's locale that lie below it (the pages
+// a list page lists), newest first (by page date, then URL). A page is
+// below the list when its URL is below the list's in this locale, or, for
+// a page shown from the default locale (a fallback, which keeps the
+// default locale's slug), when it is below the list there: so a list finds
+// the same pages in every locale, whatever its slug in each ("blog",
+// "ブログ").
+func (p *Plan) Below(parent *Entry) []*Entry {
+	var out []*Entry
+	for _, e := range p.Entries {
+		if e.Lang != parent.Lang || e == parent || e.Root || e.ID == parent.ID {
+			continue
+		}
+		if !strings.HasPrefix(e.URL, parent.URL) && !p.belowInSource(e, parent) {
+			continue
+		}
+		out = append(out, e)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Page.Date != out[j].Page.Date {
+			return out[i].Page.Date > out[j].Page.Date
+		}
+		return out[i].URL < out[j].URL
+	})
+	return out
 }

@@ -158,3 +158,36 @@ func TestHomeAndOffline(t *testing.T) {
 		t.Errorf("the page of id home at %+v is taken for the home page", e)
 	}
 }
+
+// TestBelowAgreesAcrossLocales: a list finds the same pages in every
+// locale, fallbacks included, whatever the list's slug in each: a post the
+// Japanese locale lacks keeps the English slug (blog/only-en) but is still
+// listed below the Japanese blog (ブログ).
+func TestBelowAgreesAcrossLocales(t *testing.T) {
+	cfg, err := config.Parse([]byte("baseURL: https://example.test\ntitle: T\nlocales:\n  - {code: en, name: English, prefix: /en, default: true}\n  - {code: de, name: Deutsch, prefix: /de}\n  - {code: ja, name: 日本語, prefix: /ja}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	post := func(lang, slug, id, date string) *content.Page {
+		return page(t, lang, "content/"+lang+"/"+id+".md", "---\nid: "+id+"\nslug: "+slug+"\ntitle: a\ndescription: b\ndate: "+date+"\n---\n")
+	}
+	src := &content.Source{Locales: map[string]*content.Locale{
+		"en": {Pages: []*content.Page{post("en", "blog", "blog", ""), post("en", "blog/a", "a", "2026-01-01"), post("en", "blog/only-en", "only-en", "2026-02-01"), post("en", "other", "other", "2026-03-01")}},
+		"de": {Pages: []*content.Page{post("de", "blog", "blog", ""), post("de", "blog/a", "a", "2026-01-01")}},
+		"ja": {Pages: []*content.Page{post("ja", "ブログ", "blog", ""), post("ja", "ブログ/あ", "a", "2026-01-01")}},
+	}}
+	p, err := Build(cfg, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"en", "de", "ja"} {
+		list, _ := p.Lookup(lang, "blog")
+		var ids []string
+		for _, e := range p.Below(list) {
+			ids = append(ids, e.ID)
+		}
+		if got := strings.Join(ids, " "); got != "only-en a" {
+			t.Errorf("%s: pages below the blog %q, want \"only-en a\"", lang, got)
+		}
+	}
+}

@@ -112,7 +112,11 @@ func NewPage(ctx context.Context, o PageOptions) ([]string, error) {
 		// the slug with the very rules of a build.
 		pg, perrs := content.ParsePage(file, lang, rel, text)
 		if len(perrs) > 0 {
-			return nil, fmt.Errorf("%w: %v", ErrUsage, perrs[0].Message)
+			msg := perrs[0].Message
+			if h := perrs[0].Hint; h != "" {
+				msg += " (hint: " + h + ")"
+			}
+			return nil, fmt.Errorf("%w: %v", ErrUsage, msg)
 		}
 		added[lang] = pg
 		if src.Locales[lang] != nil {

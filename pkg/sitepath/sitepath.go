@@ -174,3 +174,44 @@ func Reserved(p string, prefixes []string) string {
 	}
 	return ""
 }
+
+// URL returns the site path p as it is written in a URL: every byte that
+// is not an unreserved character, a sub-delimiter, ':', '@', '/' or an
+// existing percent-escape is percent-encoded (RFC 3986), so a slug in any
+// script ("/ja/ブログ/") becomes "/ja/%E3%83%96%E3%83%AD%E3%82%B0/". A
+// path that needs nothing encoded is returned as it is. Every URL the
+// build writes for a page (sitemap, hreflang, canonical, page data, host
+// rules' targets, feeds) goes through it; file names on disk and the paths
+// a host's rule matches after decoding stay in UTF-8.
+func URL(p string) string {
+	n := 0
+	for i := 0; i < len(p); i++ {
+		if !urlSafe(p[i]) {
+			n++
+		}
+	}
+	if n == 0 {
+		return p
+	}
+	const hex = "0123456789ABCDEF"
+	b := make([]byte, 0, len(p)+2*n)
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if urlSafe(c) {
+			b = append(b, c)
+			continue
+		}
+		b = append(b, '%', hex[c>>4], hex[c&15])
+	}
+	return string(b)
+}
+
+// urlSafe reports whether c stands for itself in a URL path. '%' does:
+// Check has made sure each one starts an escape.
+func urlSafe(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("-._~!$&'()*+,;=:@/%", c) >= 0
+}

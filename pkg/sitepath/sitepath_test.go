@@ -121,3 +121,23 @@ func mustUnescape(t *testing.T, p string) string {
 	}
 	return s
 }
+
+func TestURL(t *testing.T) {
+	for p, want := range map[string]string{
+		"/":                "/",
+		"/en/blog/":        "/en/blog/",
+		"/ja/ブログ/":         "/ja/%E3%83%96%E3%83%AD%E3%82%B0/",
+		"/pl/zażółć/":      "/pl/za%C5%BC%C3%B3%C5%82%C4%87/",
+		"/caf%C3%A9":       "/caf%C3%A9",
+		"/a+b/c=d;e":       "/a+b/c=d;e",
+		"/de/über-uns/":    "/de/%C3%BCber-uns/",
+		"/x/\"<>`{}|^[]\\": "/x/%22%3C%3E%60%7B%7D%7C%5E%5B%5D%5C",
+	} {
+		if got := URL(p); got != want {
+			t.Errorf("URL(%q) = %q, want %q", p, got, want)
+		}
+		if back, err := url.PathUnescape(URL(p)); err != nil || back != mustUnescape(t, p) {
+			t.Errorf("URL(%q) decodes to %q, %v", p, back, err)
+		}
+	}
+}
