@@ -134,7 +134,9 @@ func TestBrowserLoop(t *testing.T) {
 	overlay := `(document.querySelector('sitegen-error-overlay')?.shadowRoot?.textContent || '')`
 	waitFor(overlay+`.includes('content/pl/kontakt.md:4')`, "the error overlay")
 	text := eval(overlay).(string)
-	for _, want := range []string{"Build failed: 1 error", "did not find expected", "4 | title: [Kontakt"} {
+	// Every error the build reports, as sitegen build lists them: the
+	// page that no longer parses, and what its missing id breaks.
+	for _, want := range []string{"Build failed: 4 errors", "did not find expected", "4 | title: [Kontakt", `link to unknown page id "contact"`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("overlay lacks %q:\n%s", want, text)
 		}
