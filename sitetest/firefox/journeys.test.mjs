@@ -1,11 +1,7 @@
 // The runtime's core journeys in Firefox (RUNTIME.md), over WebDriver BiDi
 // with puppeteer-core: a swap and back with the announcer, a 404 swap,
 // prefetch off for Save-Data, the island loader's retry, and the form with
-// JavaScript. (The form without JavaScript is tested in Chromium only:
-// Firefox 153's BiDi has no emulation.setScriptingEnabled, with the
-// javascript.enabled pref off script.callFunction never answers, its key
-// actions do not tick a checkbox (seen with scripts on too), and pointer
-// clicks at positions read from a scripted page missed the fields.) Run by TestFirefox (firefox_test.go), which
+// and without JavaScript. Run by TestFirefox (firefox_test.go), which
 // builds the site, serves it and answers /__sitetest/… (faults, request
 // log, stored form posts).
 import { test, before, after } from 'node:test';
@@ -219,4 +215,61 @@ test('the form with JavaScript', async (t) => {
   await page.waitForFunction((p) => location.pathname === p, { timeout: BUDGET }, info.thanks);
   assert.equal(await ctl('stored?email=' + encodeURIComponent(email)), 1);
   assert.deepEqual(page.errors, []);
+});
+
+// clickNode clicks the element sel with the pointer, through the protocol
+// alone: browsingContext.locateNodes finds it and input.performActions
+// moves to its centre. No page script runs, so this works with scripts
+// off (Firefox 153's BiDi has no emulation.setScriptingEnabled, and with
+// the javascript.enabled pref off script.callFunction never answers).
+async function clickNode(page, sel) {
+  const ctx = page.mainFrame().browsingContext;
+  const nodes = await ctx.locateNodes({ type: 'css', value: sel });
+  assert.equal(nodes.length, 1, `one ${sel}`);
+  await ctx.performActions([
+    {
+      type: 'pointer',
+      id: 'mouse',
+      parameters: { pointerType: 'mouse' },
+      actions: [
+        { type: 'pointerMove', x: 0, y: 0, origin: { type: 'element', element: { sharedId: nodes[0].sharedId } } },
+        { type: 'pointerDown', button: 0 },
+        { type: 'pointerUp', button: 0 },
+      ],
+    },
+  ]);
+}
+
+test('the form without JavaScript', async () => {
+  const info = await form('pl');
+  const path = '/pl/o-nas/kontakt/';
+  const email = `anna.ff-nojs.${Date.now()}@example.com`;
+  const vals = { name: 'Anna', companyName: 'Testowa sp. z o.o.', email, phone: '+48 600 100 200' };
+  const nojs = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: firefox,
+    headless: true,
+    protocol: 'webDriverBiDi',
+    timeout: 120000,
+    extraPrefsFirefox: { 'javascript.enabled': false },
+  });
+  try {
+    const page = (await nojs.pages())[0] || (await nojs.newPage());
+    await page.goto(base + path + '#demo-form');
+    for (const f of [...info.fields, ...info.consents]) {
+      await clickNode(page, '#demo-form-' + f);
+      if (vals[f] !== undefined) await page.keyboard.type(vals[f]);
+    }
+    // Enter in a text field sends the form.
+    await clickNode(page, '#demo-form-' + info.fields[info.fields.length - 1]);
+    await page.keyboard.press('Enter');
+    // (The address comes from the protocol's navigation events: no script.)
+    const until = Date.now() + BUDGET;
+    while (new URL(page.url()).pathname !== info.thanks && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    if (new URL(page.url()).pathname !== info.thanks && process.env.SITETEST_SHOTS) await page.screenshot({ path: process.env.SITETEST_SHOTS + '/firefox-nojs-form.png' });
+    assert.equal(new URL(page.url()).pathname, info.thanks, `the handler answers 303 to the thank-you page (at ${page.url()})`);
+    assert.equal(await ctl('stored?email=' + encodeURIComponent(email)), 1);
+  } finally {
+    await nojs.close();
+  }
 });
