@@ -41,8 +41,8 @@ func TestKeepLinkRefused(t *testing.T) {
 				must(t, os.WriteFile(filepath.Join(victim, "spare", "notes.txt"), []byte("p\n"), 0o644))
 				must(t, os.WriteFile(filepath.Join(victim, "spare.idx"), []byte("p\n"), 0o644))
 				out := filepath.Join(dir, "out")
-				reuseBuild(t, out, map[string]string{"index.html": "one"}, nil) // a tree and a keep folder... 
-				must(t, os.RemoveAll(keepDir(out)))                              // ...replaced by the plant
+				reuseBuild(t, out, map[string]string{"index.html": "one"}, nil) // a tree and a keep folder...
+				must(t, os.RemoveAll(keepDir(out)))                             // ...replaced by the plant
 				c.plant(t, keepDir(out), victim)
 
 				if last := ReadLast(out); last != nil {
