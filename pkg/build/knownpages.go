@@ -26,12 +26,13 @@ type knownPages struct {
 	began int64 // Unix nanoseconds
 	salt  []byte
 	stats *statIDs // the input digest's lstats, once it has made them; nil: none
+	rec   *record  // the build's record: a page file not read is recorded from here
 }
 
 // newKnownPages is knownPages over store for the site at root, for a load
 // that began at began; stats, when the input digest is made meanwhile,
 // gives its lstats of the page files.
-func newKnownPages(store *cache.Store, root string, began time.Time, stats *statIDs) *knownPages {
+func newKnownPages(store *cache.Store, root string, began time.Time, stats *statIDs, rec *record) *knownPages {
 	if store == nil {
 		return nil
 	}
@@ -39,7 +40,7 @@ func newKnownPages(store *cache.Store, root string, began time.Time, stats *stat
 	if err != nil {
 		return nil
 	}
-	return &knownPages{store: store, root: abs, began: began.UnixNano(), salt: []byte("page-file-2 sitegen " + Version + " " + abs), stats: stats}
+	return &knownPages{store: store, root: abs, began: began.UnixNano(), salt: []byte("page-file-2 sitegen " + Version + " " + abs), stats: stats, rec: rec}
 }
 
 func (k *knownPages) Identity(path string) string {
@@ -65,7 +66,11 @@ func (k *knownPages) Known(path, id string) (content.KnownPage, bool) {
 	if !ok {
 		return content.KnownPage{}, false
 	}
-	return decodeKnownPage(b)
+	p, ok := decodeKnownPage(b)
+	if ok { // not read: recorded as the build that read it found it
+		k.rec.add(depKey{depFile, path}, dep{id: id, sum: p.Sum})
+	}
+	return p, ok
 }
 
 func (k *knownPages) Remember(path, id string, p content.KnownPage) {

@@ -24,7 +24,7 @@ func TestKnownPagesTakeDigestLstats(t *testing.T) {
 	}
 	defer store.Close()
 	stats := new(statIDs)
-	k := newKnownPages(store, root, time.Now().Add(time.Hour), stats)
+	k := newKnownPages(store, root, time.Now().Add(time.Hour), stats, nil)
 	own, _ := output.StatID(filepath.Join(root, "content/pl/a.md"))
 	if got := k.Identity("content/pl/a.md"); got != own || got == "" {
 		t.Fatalf("before the digest: identity %q, want the file's lstat %q", got, own)
