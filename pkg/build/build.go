@@ -1,6 +1,19 @@
 // Package build wires the pipeline: config → content → route → render → output.
 // A build is a pure function of the source tree and its options: the same
 // input gives byte-identical output.
+//
+// A warm build trusts only what the last build read. Every read of the
+// site goes through one file layer (recFS) that records each file with
+// the SHA-256 of its bytes, each folder listed, each path stated or found
+// absent; knownPages adds the page files it did not need to read, and
+// esbuild's metafiles the files it bundled (node_modules included). The
+// output's index keeps that record; the next build does nothing only when
+// its options, date and executable are the same and every recorded
+// dependency still holds (verifyNotes: an unchanged lstat whose change time
+// was over two seconds old when recorded, or the same digest read again).
+// The build hash, which salts every cached page, digests what the load
+// read; each cached page's trace covers what its render read besides. No
+// list of folders decides what a site is. See unchanged.go and record.go.
 package build
 
 import (

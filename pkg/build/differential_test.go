@@ -32,7 +32,7 @@ func TestDifferential(t *testing.T) {
 	only := os.Getenv("SITEGEN_DIFF_SITES")
 	sites, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "sites", "*"))
 	sites = append(sites, filepath.Join("..", "..")) // this website
-	total := 0
+	total, failing := 0, 0
 	for _, src := range sites {
 		name := filepath.Base(src)
 		if src == filepath.Join("..", "..") {
@@ -51,12 +51,14 @@ func TestDifferential(t *testing.T) {
 			d.check(t, "initial")
 			for i := range n {
 				what := d.mutate(t, rng)
-				d.check(t, fmt.Sprintf("step %d (seed %d): %s", i+1, seed, what))
+				if !d.check(t, fmt.Sprintf("step %d (seed %d): %s", i+1, seed, what)) {
+					failing++
+				}
 				total++
 			}
 		})
 	}
-	t.Logf("%d mutations checked", total)
+	t.Logf("%d mutations checked (%d of them left a site both builds refuse)", total, failing)
 }
 
 // TestIncrementalIcon is issue 32's reproduction: an icon of a folder
@@ -260,8 +262,9 @@ func newName(f string, n int) string {
 }
 
 // check builds the site warm (cache, spare) and cold (no cache, a new
-// folder) and compares: both fail, or both give the same files.
-func (d *diffSite) check(t *testing.T, what string) {
+// folder) and compares: both fail, or both give the same files. It
+// reports whether they built.
+func (d *diffSite) check(t *testing.T, what string) bool {
 	t.Helper()
 	ctx := context.Background()
 	_, werr := Run(ctx, Options{Source: d.dir, Out: d.out, CacheDir: d.cache, Date: "2026-01-01"})
@@ -272,7 +275,7 @@ func (d *diffSite) check(t *testing.T, what string) {
 	case (werr == nil) != (cerr == nil):
 		t.Fatalf("%s: the warm build's error %v, the cold build's %v", what, werr, cerr)
 	case werr != nil:
-		return // both refuse the site as it is
+		return false // both refuse the site as it is
 	}
 	warmFiles, coldFiles := treeFiles(t, d.out), treeFiles(t, cold)
 	for _, n := range slices.Sorted(mapsKeys(coldFiles)) {
@@ -290,6 +293,7 @@ func (d *diffSite) check(t *testing.T, what string) {
 	if t.Failed() {
 		t.FailNow()
 	}
+	return true
 }
 
 func treeFiles(t *testing.T, dir string) map[string][]byte {
