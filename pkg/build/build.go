@@ -98,9 +98,6 @@ type Options struct {
 	// now, when set, is a test's clock for when a load begins (page files
 	// changed more than two seconds before are not read again: knownPages).
 	now func() time.Time
-	// statIDs, set by Run, are the input digest's lstats of the site's
-	// files, for knownPages once the digest is made.
-	statIDs *statIDs
 }
 
 // Site is a loaded, validated site ready to render (used by build and serve).
@@ -189,7 +186,6 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	// The site loads while the last build's index is read, the digest is
 	// made and the output is readied (checked, locked, its spare
 	// verified): jobs that wait on the file system as much as on a core.
-	opts.statIDs = new(statIDs)
 	loadCtx, stopLoad := context.WithCancel(ctx)
 	defer stopLoad()
 	loaded := make(chan loadResult, 1)
@@ -202,7 +198,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 		last = output.ReadLast(opts.Out)
 	}
 	if last != nil {
-		go func() { verified <- verifyNotes(ctx, opts, sourceFS(opts), opts.Source, last.Notes(), opts.statIDs) }()
+		go func() { verified <- verifyNotes(ctx, opts, sourceFS(opts), opts.Source, last.Notes()) }()
 	}
 	if last != nil && opts.AfterWrite == nil { // an output that may be current: wait for the check
 		if rep, ok := unchangedReport(last.Report); ok && last.Current(<-verified) {

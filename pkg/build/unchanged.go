@@ -81,9 +81,8 @@ func decodeNotes(b []byte) []depEntry {
 // the site as it is now, on a few goroutines: fsys is the site's file
 // system (sitefs, unrecorded), root its folder. It returns the input
 // digest those notes stand for when every one holds, "" when one does
-// not; the lstats it made go to stats (knownPages takes a page file's
-// from there).
-func verifyNotes(ctx context.Context, opts Options, fsys fs.FS, root string, notes []byte, stats *statIDs) string {
+// not.
+func verifyNotes(ctx context.Context, opts Options, fsys fs.FS, root string, notes []byte) string {
 	es := decodeNotes(notes)
 	if len(es) == 0 || fsys == nil {
 		return ""
@@ -94,7 +93,6 @@ func verifyNotes(ctx context.Context, opts Options, fsys fs.FS, root string, not
 	}
 	rec := &record{root: abs}
 	var changed atomic.Bool
-	ids := make([]statID, len(es))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < writers(); w++ {
@@ -105,11 +103,10 @@ func verifyNotes(ctx context.Context, opts Options, fsys fs.FS, root string, not
 				if changed.Load() {
 					continue
 				}
-				id, ctime := "", int64(0)
+				id := ""
 				if k := es[i].kind; k != depStat && k != depAbsent && k != depOSGone {
-					id, ctime = output.StatID(rec.full(es[i].path))
+					id, _ = output.StatID(rec.full(es[i].path))
 				}
-				ids[i] = statID{id, ctime}
 				if !holds(fsys, rec, es[i], id) {
 					changed.Store(true)
 				}
@@ -124,13 +121,6 @@ func verifyNotes(ctx context.Context, opts Options, fsys fs.FS, root string, not
 	}
 	close(next)
 	wg.Wait()
-	m := make(map[string]statID, len(es))
-	for i, e := range es {
-		if e.kind == depFile && ids[i].id != "" {
-			m[e.path] = ids[i]
-		}
-	}
-	stats.publish(m)
 	if changed.Load() || ctx.Err() != nil {
 		return ""
 	}
