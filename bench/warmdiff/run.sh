@@ -10,11 +10,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seeds=${SEEDS:-40} steps=${STEPS:-10} wseeds=${WEBSITE_SEEDS:-2}
-go test -tags=nodynamic -c -o /tmp/warmdiff.test ./pkg/build
+bin=$(mktemp -d); trap 'rm -rf "$bin"' EXIT
+go test -tags=nodynamic -c -o "$bin/build.test" ./pkg/build
 total=0
 run() { # SITES SEED
   out=$(cd pkg/build && SITEGEN_DIFF_SITES=$1 SITEGEN_DIFF_SEED=$2 SITEGEN_DIFF_STEPS=$steps \
-    /tmp/warmdiff.test -test.run '^TestDifferential$' -test.count=1 -test.v 2>&1) || { echo "$out" | tail -40; echo "FAILED: sites $1, seed $2"; exit 1; }
+    "$bin/build.test" -test.run '^TestDifferential$' -test.count=1 -test.v 2>&1) || { echo "$out" | tail -40; echo "FAILED: sites $1, seed $2"; exit 1; }
   n=$(echo "$out" | sed -n 's/.* \([0-9]*\) mutations checked.*/\1/p')
   total=$((total + n))
   echo "seed $2, $1: $(echo "$out" | grep -o '[0-9]* mutations checked.*')"
