@@ -8,7 +8,7 @@ GO ?= go
 # depend on the machine.
 export GOFLAGS := $(strip $(GOFLAGS) -tags=nodynamic)
 
-.PHONY: setup host-tools build serve dist test vet fuzz fuzz-warm bench bench-devloop bench-islands bench-forms pagebytes lighthouse clean
+.PHONY: setup host-tools browser-tools build serve dist test vet fuzz fuzz-warm bench bench-devloop bench-islands bench-forms pagebytes lighthouse clean
 
 # npm packages (islands, icons, fonts), installed from the pinned lock file.
 # A node_modules that is a link (a git worktree sharing another checkout's
@@ -18,13 +18,21 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 setup: node_modules/.package-lock.json
 
-# The hosts' own software for the hosting tests (pkg/hosttest): Cloudflare's
+# The hosts' own software for the hosting tests (internal/hosttest): Cloudflare's
 # wrangler and Netlify's rule parsers, pinned in tools/hosts. Not needed to
 # build or serve a site.
 tools/hosts/node_modules/.package-lock.json: tools/hosts/package.json tools/hosts/package-lock.json
 	cd tools/hosts && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.package-lock.json
 
 host-tools: tools/hosts/node_modules/.package-lock.json
+
+# A second browser engine for the runtime's journeys (sitetest/firefox):
+# puppeteer-core, pinned in tools/browsers, drives Debian's firefox-esr over
+# WebDriver BiDi. It downloads no browser. Not needed to build or serve.
+tools/browsers/node_modules/.package-lock.json: tools/browsers/package.json tools/browsers/package-lock.json
+	cd tools/browsers && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.package-lock.json
+
+browser-tools: tools/browsers/node_modules/.package-lock.json
 
 bin/sitegen: setup $(shell find cmd pkg -name '*.go' -not -name '*_test.go') go.mod go.sum
 	$(GO) build -o bin/sitegen ./cmd/sitegen
@@ -42,10 +50,11 @@ vet:
 # Browser tests run wherever Debian's chromium is installed (CI installs it),
 # the hosting test wherever nginx is; in CI a missing one is a failure, not a
 # skip. Without them, make test says so before and after the run.
-test: setup host-tools vet
+test: setup host-tools browser-tools vet
 	@skipped=""; \
 	command -v chromium >/dev/null || skipped="$$skipped\nmake test: chromium not found: the browser tests (sitetest) were SKIPPED; install it to run them: sudo apt-get install chromium"; \
 	{ command -v nginx >/dev/null || test -x /usr/sbin/nginx; } || skipped="$$skipped\nmake test: nginx not found: the nginx hosting tests (TestHosts*/nginx) were SKIPPED; install it to run them: sudo apt-get install nginx"; \
+	{ command -v firefox-esr >/dev/null || command -v firefox >/dev/null; } || skipped="$$skipped\nmake test: firefox-esr not found: the Firefox journeys (TestFirefox) were SKIPPED; install it to run them: sudo apt-get install firefox-esr"; \
 	test -x /usr/sbin/apache2 || skipped="$$skipped\nmake test: apache2 not found: the Apache hosting tests (TestHosts*/apache) were SKIPPED; install it to run them: sudo apt-get install apache2"; \
 	test -z "$$skipped" || echo -e "$${skipped#\\n}"; \
 	SITEGEN_BROWSER=$$(command -v chromium >/dev/null && echo 1) $(GO) test -timeout 20m ./...; status=$$?; \

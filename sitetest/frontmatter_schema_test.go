@@ -12,8 +12,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"sitegen/internal/waittest"
 	"sitegen/pkg/schema"
-	"sitegen/pkg/waittest"
 )
 
 // fmDoc is one front matter, as JSON, for testdata/jsonschema.mjs.

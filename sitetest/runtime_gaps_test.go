@@ -77,6 +77,78 @@ func (rs *runtimeSuite) testLoaderRetryBounded(t *testing.T) {
 	tb.checkNoErrors()
 }
 
+// testChunkRetry: an island's code answers 503 once; the island loader
+// asks again about 200 ms later under a new URL (a module whose fetch
+// failed stays failed under its own) and the island hydrates.
+func (rs *runtimeSuite) testChunkRetry(t *testing.T) {
+	isChunk := func(r *http.Request) bool { return strings.Contains(r.URL.Path, "/islands/DemoForm-") }
+	f := rs.srv.inject(t, &fault{match: isChunk, status: 503, times: 1})
+	defer rs.srv.remove(f)
+	tb := rs.open(t, tabOptions{consent: "reject"})
+	noCache(t, tb)
+	m := rs.srv.mark()
+	if _, err := chromedp.Run(tb.ctx, chromedp.Navigate(rs.base+"/en/about-us/contact/#demo-form")); err != nil {
+		t.Fatal(err)
+	}
+	tb.waitJS(`document.querySelector('sg-island[data-island="DemoForm"][data-hydrated]')`, 20*time.Second,
+		"the form island to hydrate after its code answered 503 once (requests: %v)", paths(rs.srv.since(m, "/islands/DemoForm-")))
+	reqs := rs.srv.since(m, "/islands/DemoForm-")
+	if len(reqs) != 2 {
+		t.Fatalf("the island's code was asked %d times, want 2 (one 503, one retry): %v", len(reqs), paths(reqs))
+	}
+	if gap := reqs[1].At.Sub(reqs[0].At); gap < 150*time.Millisecond {
+		t.Errorf("the island's code was asked again %v after it failed, want about 200 ms", gap)
+	}
+	tb.checkNoErrors()
+}
+
+// testChunkFailedAfterSwap: after a swap, an island whose code keeps
+// failing is asked CHUNK_TRIES (10) times; then the loader's "Loading chunk
+// … failed." rejection sends the browser to a full load of the page the
+// swap went to, once per session (the reload's own failure stays).
+func (rs *runtimeSuite) testChunkFailedAfterSwap(t *testing.T) {
+	isChunk := func(r *http.Request) bool { return strings.Contains(r.URL.Path, "/islands/DemoForm-") }
+	f := rs.srv.inject(t, &fault{match: isChunk, status: 503})
+	defer rs.srv.remove(f)
+	tb := rs.open(t, tabOptions{consent: "reject"})
+	noCache(t, tb)
+	rs.load(tb, "", "/en/")
+	m := rs.srv.mark()
+	rs.clickTo(tb, "/en/about-us/contact/#demo-form", "", "")
+	rs.waitNav(tb, 1, "/en/about-us/contact/")
+	deadline := time.Now().Add(30 * time.Second)
+	for len(rs.documents(m)) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no full load after the island's code kept failing; its requests: %v", paths(rs.srv.since(m, "/islands/DemoForm-")))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	// Ten attempts, and the swap's own preload of the page's modules: a
+	// browser that keeps a failed module in its map (Chromium 150) answers
+	// the first attempt from it, one that does not (156) asks again.
+	if n := len(rs.srv.since(m, "/islands/DemoForm-")); n != 10 && n != 11 {
+		t.Errorf("before the full load the island's code was asked %d times, want 10 attempts (and the swap's preload)", n)
+	}
+	if docs := rs.documents(m); docs[0] != "/en/about-us/contact/" {
+		t.Errorf("the full load went to %v, want /en/about-us/contact/", docs)
+	}
+	// The reloaded page fails the same way: no second reload.
+	m2 := rs.srv.mark()
+	deadline = time.Now().Add(30 * time.Second)
+	for len(rs.srv.since(m2, "/islands/DemoForm-")) < 10 {
+		if time.Now().After(deadline) {
+			t.Fatalf("after the reload the island's code was asked %d times, want 10", len(rs.srv.since(m2, "/islands/DemoForm-")))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(1 * time.Second)
+	if docs := rs.documents(m2); len(docs) != 0 {
+		t.Errorf("a second reload (%v): the chunk guard must reload once per session", docs)
+	}
+	tb.dropErrors("Loading chunk")
+	tb.checkNoErrors()
+}
+
 // testResourcesMissing: a direct load of a page whose page data is missing
 // logs "page resources for {path} not found"; the page still shows and its
 // links still work (as full loads).

@@ -3,8 +3,8 @@ package sitetest
 // The runtime tests' server: the built site behind a handler that records
 // every request and injects failures (status codes, delays, hangs, dropped
 // connections, another build hash, other bodies), plus a stand-in for the
-// tag manager's host, served over TLS on a port the browser maps
-// www.googletagmanager.com to.
+// tag manager's host, served over TLS on a port the browser maps the script
+// origin of site.yaml's analytics block to.
 
 import (
 	"bytes"
@@ -19,7 +19,10 @@ import (
 	"testing"
 	"time"
 
+	"gopkg.in/yaml.v3"
+
 	"sitegen/pkg/build"
+	"sitegen/pkg/config"
 	"sitegen/pkg/hosting"
 )
 
@@ -231,18 +234,53 @@ func (ts *tagStandIn) port() string {
 	return u.Port()
 }
 
-// analyticsConfig is appended to site.yaml for the analytics build.
-const analyticsConfig = `
-analytics:
-  tagManager: GTM-TEST123
-  measurementId: G-TEST12345
-  scriptOrigin: https://www.googletagmanager.com
-  dataOrigins: [https://*.google-analytics.com, https://*.analytics.google.com]
-`
+// siteAnalytics is the analytics block of the repository's site.yaml: the
+// company's tag IDs and the vendor's script origin.
+func siteAnalytics(t *testing.T) config.Analytics {
+	t.Helper()
+	cfg, err := config.Load(os.DirFS(".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.Analytics.Enabled() {
+		t.Fatal("site.yaml declares no analytics block: no tag can load after consent")
+	}
+	return cfg.Analytics
+}
+
+// withoutAnalytics is site.yaml without its analytics block (comments are
+// lost, which a test build does not need).
+func withoutAnalytics(t *testing.T) func([]byte) []byte {
+	return func(src []byte) []byte {
+		var doc yaml.Node
+		if err := yaml.Unmarshal(src, &doc); err != nil {
+			t.Fatal(err)
+		}
+		root := doc.Content[0]
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			if root.Content[i].Value == "analytics" {
+				root.Content = append(root.Content[:i], root.Content[i+2:]...)
+				break
+			}
+		}
+		out, err := yaml.Marshal(&doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+}
 
 // buildVariant builds a copy of the repository's site with extra site.yaml
 // lines, judged against date.
 func buildVariant(t *testing.T, extra, date string) (out string, rep *build.Report) {
+	t.Helper()
+	return buildVariantFrom(t, func(b []byte) []byte { return append(b, extra...) }, date)
+}
+
+// buildVariantFrom builds a copy of the repository's site with site.yaml
+// changed by edit, judged against date.
+func buildVariantFrom(t *testing.T, edit func([]byte) []byte, date string) (out string, rep *build.Report) {
 	t.Helper()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src")
@@ -260,7 +298,7 @@ func buildVariant(t *testing.T, extra, date string) (out string, rep *build.Repo
 			t.Fatal(err)
 		}
 		if f == "site.yaml" {
-			b = append(b, extra...)
+			b = edit(b)
 		}
 		if err := os.WriteFile(filepath.Join(src, f), b, 0o644); err != nil {
 			t.Fatal(err)
@@ -276,7 +314,7 @@ func buildVariant(t *testing.T, extra, date string) (out string, rep *build.Repo
 	out = filepath.Join(dir, "public")
 	rep, err = build.Run(context.Background(), build.Options{Source: src, Out: out, Date: date, Minify: true})
 	if err != nil {
-		t.Fatalf("building the %s variant: %v", strings.TrimSpace(extra), err)
+		t.Fatalf("building a variant of the site on %s: %v", date, err)
 	}
 	return out, rep
 }

@@ -32,22 +32,26 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"sitegen/pkg/assets"
+	"sitegen/pkg/config"
 )
 
 type runtimeSuite struct {
 	*browserSuite
 	srv       *rtServer
 	port      string
-	analytics string // http://localhost:port: the build with analytics IDs
+	untracked string // http://localhost:port: the build without analytics, judged on 2026-07-01
 	insecure  string // http://insecure.test:port: not a secure context
 	hash      string // build hash of the main site
 	tags      *tagStandIn
+	tagIDs    config.Analytics // site.yaml's analytics block
 }
 
 func TestRuntime(t *testing.T) {
 	exe := chromiumPath(t)
 	out := site(t)
-	aout, arep := buildVariant(t, analyticsConfig, "2026-07-01")
+	// The main site has the company's analytics IDs (site.yaml); the variant
+	// has none and is judged before the announcement's window.
+	aout, arep := buildVariantFrom(t, withoutAnalytics(t), "2026-07-01")
 	rs := &runtimeSuite{browserSuite: &browserSuite{out: out, extra: map[string]http.Handler{}, required: map[string]string{}, tabs: make(chan *tab, maxTabs)}}
 	rs.hash = readHash(t, out)
 	rs.srv = &rtServer{
@@ -60,9 +64,10 @@ func TestRuntime(t *testing.T) {
 	u, _ := url.Parse(hs.URL)
 	rs.port = u.Port()
 	rs.base = hs.URL
-	rs.analytics = "http://localhost:" + rs.port
+	rs.untracked = "http://localhost:" + rs.port
 	rs.insecure = "http://insecure.test:" + rs.port
 	rs.tags = newTagStandIn(t)
+	rs.tagIDs = siteAnalytics(t)
 	rs.startRuntimeBrowser(t, exe)
 	rs.openTabs(t)
 
@@ -76,10 +81,13 @@ func TestRuntime(t *testing.T) {
 		{"ServiceWorker", rs.testServiceWorker},
 		{"Consent", rs.testConsent},
 		{"Topbar", rs.testTopbar},
+		{"TopbarFirstPaint", rs.testTopbarFirstPaint},
 		{"StartTasks", rs.testStartTasks},
 		{"RuntimeFailing", rs.testRuntimeFailing},
 		{"LoaderRetry", rs.testLoaderRetry},
 		{"LoaderRetryBounded", rs.testLoaderRetryBounded},
+		{"ChunkRetry", rs.testChunkRetry},
+		{"ChunkFailedAfterSwap", rs.testChunkFailedAfterSwap},
 		{"ResourcesMissing", rs.testResourcesMissing},
 		{"Screenshots", rs.testScreenshots},
 	} {
@@ -88,7 +96,12 @@ func TestRuntime(t *testing.T) {
 }
 
 func (rs *runtimeSuite) startRuntimeBrowser(t *testing.T, exe string) {
-	rules := "MAP www.googletagmanager.com 127.0.0.1:" + rs.tags.port() + ", MAP insecure.test 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"
+	// The vendor's script host of site.yaml is answered by the stand-in.
+	u, err := url.Parse(rs.tagIDs.Scripts[0])
+	if err != nil || u.Hostname() == "" {
+		t.Fatalf("analytics.scripts[0] %q: %v", rs.tagIDs.Scripts[0], err)
+	}
+	rules := "MAP " + u.Hostname() + " 127.0.0.1:" + rs.tags.port() + ", MAP insecure.test 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe),
 		chromedp.Flag("headless", "new"),
@@ -118,7 +131,7 @@ func (rs *runtimeSuite) startRuntimeBrowser(t *testing.T, exe string) {
 func (rs *runtimeSuite) open(t *testing.T, o tabOptions, scripts ...string) *tab {
 	t.Helper()
 	tb := rs.newTab(t, o)
-	for _, origin := range []string{rs.analytics, rs.insecure} {
+	for _, origin := range []string{rs.untracked, rs.insecure} {
 		tb.do(cdpDo(storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: origin, StorageTypes: "all"}))
 	}
 	scripts = append([]string{navRecorder}, scripts...)
@@ -145,7 +158,7 @@ func (rs *runtimeSuite) open(t *testing.T, o tabOptions, scripts ...string) *tab
 		// a browser that stopped answering fails the test that broke it
 		// instead of hanging the whole suite.
 		err := within(20*time.Second, func() error {
-			for _, origin := range []string{rs.base, rs.analytics, rs.insecure} {
+			for _, origin := range []string{rs.base, rs.untracked, rs.insecure} {
 				chromedp.Do(tb.base, cdpDo(storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: origin, StorageTypes: "all"}))
 			}
 			return chromedp.Do(tb.base,
@@ -675,13 +688,15 @@ type prefetchState struct {
 }
 
 func (rs *runtimeSuite) testPrefetch(t *testing.T) {
-	tb := rs.open(t, tabOptions{consent: "reject"})
+	// A tall window: the header's menus are buttons (their lists hidden), so
+	// the home page's first 800 px show only five links to other pages.
+	tb := rs.open(t, tabOptions{consent: "reject", height: 1600})
 	rs.load(tb, "", "/en/")
 	// The production schedule, as the runtime reports it.
 	if got := jsEval[string](tb, `document.documentElement.dataset.sgPrefetch`); got != "3000,4,3000" {
 		t.Errorf("prefetch schedule %q, want first batch after 3000 ms, 4 per batch, 3000 ms apart", got)
 	}
-	// The home page has more than 8 visible links: two batches of 4.
+	// The home page has more than 8 visible links at 1280x1600: two batches of 4.
 	if err := tb.poll(`(`+prefetchTimes+`).fetches.length >= 8`, 12*time.Second); err != nil {
 		t.Fatalf("waiting for two batches of prefetches: %v; got %s; server: %v", err, jsEval[string](tb, `JSON.stringify(`+prefetchTimes+`)`), paths(rs.srv.since(0, "/page-data/")))
 	}
@@ -776,12 +791,7 @@ func (rs *runtimeSuite) testPrefetchOff(t *testing.T) {
 			on := true
 			tb.do(cdpDo(emulation.SetDataSaverOverride, emulation.SetDataSaverOverrideParams{DataSaverEnabled: &on}))
 		}},
-		{"2g", func(tb *tab) {
-			tb.do(cdpDo(network.OverrideNetworkState, network.OverrideNetworkStateParams{Latency: 1800, DownloadThroughput: 6000, UploadThroughput: 6000, ConnectionType: network.ConnectionTypeCellular2g}))
-			tb.t.Cleanup(func() {
-				chromedp.Do(tb.base, cdpDo(network.OverrideNetworkState, network.OverrideNetworkStateParams{DownloadThroughput: -1, UploadThroughput: -1}))
-			})
-		}},
+		{"2g", func(tb *tab) { emulate2G(tb) }},
 		{"bot", func(tb *tab) {
 			tb.do(cdpDo(emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"}))
 		}},
@@ -790,7 +800,30 @@ func (rs *runtimeSuite) testPrefetchOff(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			tb := rs.open(t, tabOptions{consent: "reject"})
 			c.setup(tb)
-			rs.load(tb, "", "/en/")
+			if c.name == "2g" {
+				// Every request waits out a 2G round trip: load with a
+				// budget for it, then lift the emulation (the runtime
+				// decided at start; what follows must not wait for it).
+				if _, err := chromedp.Run(tb.ctx, chromedp.NavigateResponse(rs.base+"/en/")); err != nil {
+					t.Fatal(err)
+				}
+				tb.waitJS(`document.documentElement.dataset.sgPrefetch`, 60*time.Second, "the runtime to start prefetch on a 2G network")
+				clearNetworkEmulation(tb)
+				if !hasEffectiveType(tb, "2g") {
+					// The browser applied neither method: the page is told
+					// of a 2G network by a stand-in for navigator.connection.
+					connectionStandIn(tb, "2g")
+					if _, err := chromedp.Run(tb.ctx, chromedp.NavigateResponse(rs.base+"/en/")); err != nil {
+						t.Fatal(err)
+					}
+					if !hasEffectiveType(tb, "2g") {
+						t.Fatal("precondition: the stand-in for navigator.connection does not say 2g")
+					}
+				}
+				tb.waitJS(`document.documentElement.dataset.sgBuild`, 10*time.Second, "the runtime to check the build")
+			} else {
+				rs.load(tb, "", "/en/")
+			}
 			if got := jsEval[string](tb, `document.documentElement.dataset.sgPrefetch`); got != "off" {
 				t.Fatalf("prefetch is %q, want off", got)
 			}
@@ -878,9 +911,15 @@ func (rs *runtimeSuite) testAfterNavigation(t *testing.T) {
 	jsEval[bool](tb, `(scrollTo(0, 0), true)`)
 	rs.clickTo(tb, "#demo-form", "", "")
 	tb.waitJS(`location.hash === '#demo-form' && Math.abs(document.getElementById('demo-form').getBoundingClientRect().top) < 150`, 5*time.Second, "the same-page hash link to scroll")
-	// (Scrolling may load lazy images and island code: not a page load.)
-	if got := append(rs.documents(m), paths(rs.srv.since(m, "/page-data/"))...); len(got) != 0 {
+	// No full load and no swap: no document, no page data of this page and
+	// no runtime navigation. (Scrolling may load lazy images and island
+	// code, and prefetch the page data of links that come into view: not a
+	// page load.)
+	if got := append(rs.documents(m), paths(rs.srv.since(m, "/page-data/en/about-us/contact/"))...); len(got) != 0 {
 		t.Errorf("a same-page hash link requested %v", got)
+	}
+	if n := jsEval[int](tb, `window.__rt.navs.length`); n != 1 {
+		t.Errorf("a same-page hash link made a runtime navigation: %d navigations, want 1", n)
 	}
 
 	// Polish pages announce in Polish.
@@ -1029,7 +1068,7 @@ func (rs *runtimeSuite) testConsent(t *testing.T) {
 	t.Run("no ids configured", func(t *testing.T) {
 		tb := rs.open(t, tabOptions{})
 		before := len(rs.tags.requests())
-		rs.load(tb, "", "/en/")
+		rs.load(tb, rs.untracked, "/en/")
 		tb.waitJS(`document.querySelector('sg-island[data-island="ConsentBanner"][data-hydrated]') && !document.querySelector('.consent-banner').hidden`, 5*time.Second, "the banner")
 		tb.click(".consent-banner__button--accept")
 		tb.waitJS(`localStorage.getItem('sg-consent') === 'accept'`, 2*time.Second, "the choice")
@@ -1049,7 +1088,8 @@ func (rs *runtimeSuite) testConsent(t *testing.T) {
 	t.Run("accept, remember, withdraw", func(t *testing.T) {
 		tb := rs.open(t, tabOptions{})
 		before := len(rs.tags.requests())
-		rs.load(tb, rs.analytics, "/en/")
+		// The main site, with the company's IDs from site.yaml.
+		rs.load(tb, rs.base, "/en/")
 		tb.waitJS(`document.querySelector('sg-island[data-island="ConsentBanner"][data-hydrated]') && !document.querySelector('.consent-banner').hidden`, 5*time.Second, "the banner")
 		if got := tagReqs(before); len(got) != 0 || jsEval[bool](tb, `'dataLayer' in window`) {
 			t.Fatalf("before consent: tag requests %v, dataLayer %v", got, jsEval[bool](tb, `'dataLayer' in window`))
@@ -1058,12 +1098,13 @@ func (rs *runtimeSuite) testConsent(t *testing.T) {
 		tb.waitJS(`(window.__tagStandIn || []).length === 2`, 5*time.Second, "both tags to load after accept")
 		got := tagReqs(before)
 		sort.Strings(got)
-		if strings.Join(got, " ") != "/gtag/js?id=G-TEST12345 /gtm.js?id=GTM-TEST123" {
+		if want := "/gtag/js?id=" + url.QueryEscape(rs.tagIDs.Params["ga"]) + " /gtm.js?id=" + url.QueryEscape(rs.tagIDs.Params["gtm"]); strings.Join(got, " ") != want {
 			t.Errorf("tag requests after accept: %v", got)
 		}
 		// Route-change events: the first render, then 50 ms after each swap.
 		tb.waitJS(`dataLayer.filter((e) => e.event === 'gatsby-route-change').length === 1`, 2*time.Second, "the first route-change event")
-		jsEval[bool](tb, `(() => { const p = dataLayer.push.bind(dataLayer); window.__rtPush = []; dataLayer.push = (...a) => { a.forEach((e) => e && e.event && window.__rtPush.push({ event: e.event, at: performance.now() })); return p(...a); }; return true; })()`)
+		jsEval[bool](tb, `(() => { const p = dataLayer.push.bind(dataLayer); window.__rtPush = []; dataLayer.push = (...a) => { a.forEach((e) => e && e.event && window.__rtPush.push({ event: e.event, at: performance.now() })); return p(...a); };
+		  window.__rtInputs = []; for (const k of ['keydown', 'pointerdown', 'click']) addEventListener(k, () => window.__rtInputs.push(performance.now()), true); return true; })()`)
 		rs.clickTo(tb, "/en/grants/", "", "")
 		rs.waitNav(tb, 1, "/en/grants/")
 		tb.waitJS(`window.__rtPush.some((e) => e.event === 'gatsby-route-change')`, 2*time.Second, "the route-change event after a swap")
@@ -1074,13 +1115,18 @@ func (rs *runtimeSuite) testConsent(t *testing.T) {
 		// Web vitals: LCP once an input ends it, debounced 3 s, once.
 		tb.do(chromedp.KeyEvent("a"))
 		tb.waitJS(`dataLayer.some((e) => e.event === 'core-web-vitals' && e.webVitalsMeasurement.name === 'LCP')`, 8*time.Second, "the LCP measurement in the data layer")
+		// An input ends LCP (the swap's click or the key): the event comes 3 s after it.
+		if d := jsEval[float64](tb, `(() => { const at = window.__rtPush.find((e) => e.event === 'core-web-vitals').at;
+		  return at - Math.max(...window.__rtInputs.filter((i) => i < at)); })()`); d < 2900 {
+			t.Errorf("the first web-vitals event came %.0f ms after the last input, want it debounced 3 s", d)
+		}
 		v := jsEval[map[string]any](tb, `(() => { const e = dataLayer.filter((e) => e.event === 'core-web-vitals' && e.webVitalsMeasurement.name === 'LCP'); return { n: e.length, v: e[0].webVitalsMeasurement.value, id: e[0].webVitalsMeasurement.id }; })()`)
 		if v["n"].(float64) != 1 || v["id"] == "" || v["v"].(float64) != float64(int(v["v"].(float64))) {
 			t.Errorf("LCP pushes %v: want one, with an id and a rounded value", v)
 		}
 		// Remembered: the next page load loads the tags without a click.
 		before = len(rs.tags.requests())
-		rs.load(tb, rs.analytics, "/en/grants/")
+		rs.load(tb, rs.base, "/en/grants/")
 		tb.waitJS(`(window.__tagStandIn || []).length === 2`, 5*time.Second, "the tags on the next load")
 		// Withdrawn from the footer: the page reloads without tags.
 		tb.waitJS(`isVisible(document.querySelector('[data-consent-open]'))`, 4*time.Second, "the footer's cookie settings button")
@@ -1203,9 +1249,9 @@ func (rs *runtimeSuite) testTopbar(t *testing.T) {
 		// The main site is built on 2026-08-15, inside 2026-08-10..09-21.
 		{"built inside, visitor after", rs.base, "2026-09-22", true, false},
 		{"built inside, visitor inside", rs.base, "2026-09-21", true, true},
-		// The analytics variant is built on 2026-07-01, before the window.
-		{"built before, visitor inside", rs.analytics, "2026-08-10", false, true},
-		{"built before, visitor before", rs.analytics, "2026-08-09", false, false},
+		// The untracked variant is built on 2026-07-01, before the window.
+		{"built before, visitor inside", rs.untracked, "2026-08-10", false, true},
+		{"built before, visitor before", rs.untracked, "2026-08-09", false, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tb := rs.open(t, tabOptions{noScript: true, consent: "reject"})

@@ -351,8 +351,9 @@ func TestEveryPage(t *testing.T) {
 		if p.lang != "pl" && p.lang != "en" {
 			t.Errorf("%s: html lang %q", name, p.lang)
 		}
-		if p.head["empty:keywords"] {
-			t.Errorf("%s: an empty meta keywords (emit it only when there are keywords)", name)
+		// Spec §2: meta keywords exist per page and are empty.
+		if !p.head["empty:keywords"] {
+			t.Errorf("%s: no empty meta keywords (the spec wants them present and empty)", name)
 		}
 		for _, k := range []string{"og:title", "og:description", "og:url", "og:image", "og:locale", "twitter:card", "rel:icon", "rel:manifest"} { // the stylesheet is inline: TestStylesInlineAndHashed
 			if !p.head[k] {

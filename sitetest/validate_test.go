@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"sitegen/pkg/waittest"
+	"sitegen/internal/waittest"
 )
 
 // TestHTMLValid runs html-validate (pinned in package.json) over every page

@@ -1,18 +1,25 @@
-// Consent-gated analytics (RUNTIME.md "Analytics and consent"): the tag
-// manager and the analytics tag named in site.yaml, from the script origin
-// site.yaml names (the sitegen-analytics meta tag: gtm=..;ga=..;host=..),
-// load only after the visitor accepts in the ConsentBanner island; with no
-// tag configured nothing loads and nothing is stored.
+// Consent-gated analytics (docs/runtime.md "site.yaml"): the scripts
+// site.yaml's analytics block names (the sitegen-analytics meta tag:
+// {"scripts": [...], "params": {...}}) load, in order, only after the
+// visitor accepts in the ConsentBanner island; with no script configured
+// nothing loads and nothing is stored. This site's tags are Google's: the
+// params gtm and ga start the data layer of a tag manager container and
+// configure an analytics tag before their scripts load.
 import { LOCAL } from './keys.js';
 import { meta } from './util.js';
 
 export const ROUTE_EVENT_DELAY = 50;
-const ids = Object.fromEntries(
-  meta('sitegen-analytics')
-    .split(';')
-    .filter(Boolean)
-    .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-);
+const conf = parse(meta('sitegen-analytics'));
+const scripts = Array.isArray(conf.scripts) ? conf.scripts : [];
+const params = conf.params || {};
+
+function parse(s) {
+  try {
+    return (s && JSON.parse(s)) || {};
+  } catch (e) {
+    return {};
+  }
+}
 let on = false;
 
 function push(o) {
@@ -27,20 +34,17 @@ function script(src) {
 }
 
 function accept() {
-  if (on || !(ids.gtm || ids.ga) || !ids.host) return;
+  if (on || !scripts.length) return;
   on = true;
-  if (ids.gtm) {
-    push({ 'gtm.start': Date.now(), event: 'gtm.js' });
-    script(ids.host + '/gtm.js?id=' + encodeURIComponent(ids.gtm));
-  }
-  if (ids.ga) {
+  if (params.gtm) push({ 'gtm.start': Date.now(), event: 'gtm.js' });
+  if (params.ga) {
     window.gtag = function () {
       push(arguments);
     };
     window.gtag('js', new Date());
-    window.gtag('config', ids.ga);
-    script(ids.host + '/gtag/js?id=' + encodeURIComponent(ids.ga));
+    window.gtag('config', params.ga);
   }
+  scripts.forEach(script);
   import('./vitals.js').then((m) => m.measure(push));
   routeChanged();
 }
@@ -77,7 +81,7 @@ export function startAnalytics() {
       dispatchEvent(new Event('sg:consent-open'));
     }
   });
-  if (!(ids.gtm || ids.ga)) return;
+  if (!scripts.length) return;
   addEventListener('sg:consent', (e) => choose(e.detail && e.detail.choice));
   let stored = null;
   try {

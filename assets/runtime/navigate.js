@@ -197,7 +197,9 @@ function hydrate(rsc) {
   if (rsc) {
     for (const m of rsc.modules || []) {
       if (!$('link[rel=modulepreload][href="' + m + '"]')) {
-        document.head.append(Object.assign(document.createElement('link'), { rel: 'modulepreload', href: m }));
+        const l = Object.assign(document.createElement('link'), { rel: 'modulepreload', href: m });
+        l.setAttribute('fetchpriority', 'low');
+        document.head.append(l);
       }
     }
   }
@@ -208,30 +210,37 @@ function hydrate(rsc) {
 const scan = () => dispatchEvent(new Event('sg:islands'));
 
 // retryLoader imports the island loader, every 200 ms until it loads (at
-// most LOADER_TRIES attempts; the browser fetches a failed module again),
-// then the loader scans the page.
+// most LOADER_TRIES attempts), then the loader scans the page. Attempt n
+// asks for src?sg-retry=n: a module whose fetch failed stays failed in the
+// document's module map (Chromium before 156), so the same URL would never
+// be fetched again.
 function retryLoader(src, tries) {
   const attempt = () =>
-    import(/* @vite-ignore */ src).catch((e) => {
+    import(/* @vite-ignore */ tries ? retryURL(src, tries) : src).catch((e) => {
       if (++tries >= LOADER_TRIES) throw e;
       return new Promise((r) => setTimeout(r, 200)).then(attempt);
     });
   return (loader = attempt().then(scan, (e) => console.error('sitegen: island loader ' + src + ' failed', e)));
 }
 
+export const retryURL = (src, n) => {
+  const u = new URL(src, location.href);
+  u.searchParams.set('sg-retry', n);
+  return u.href;
+};
+
 // On a direct load the loader is a <script> of the page: when it fails to
-// load (a 503, a dropped connection), retry it as above, 200 ms later.
-// (Error events of elements do not bubble: listen in the capture phase.)
+// load (a 503, a dropped connection), retry it as above, 200 ms later. Its
+// error can come before this module runs (Firefox fires it as soon as the
+// fetch fails): the page's late loader notes failed scripts in
+// self.sgFailed. (Error events of elements do not bubble: listen in the
+// capture phase.)
 export function watchLoader() {
-  addEventListener(
-    'error',
-    (e) => {
-      const s = e.target;
-      if (!loader && s.localName === 'script' && /\/islands\/loader/.test(s.src))
-        loader = new Promise((r) => setTimeout(r, 200)).then(() => retryLoader(s.src, 1));
-    },
-    true,
-  );
+  const failed = (src) => {
+    if (!loader && /\/islands\/loader/.test(src)) loader = new Promise((r) => setTimeout(r, 200)).then(() => retryLoader(src, 1));
+  };
+  (self.sgFailed || []).forEach(failed);
+  addEventListener('error', (e) => e.target.localName === 'script' && failed(e.target.src), true);
 }
 
 // checkResources loads this page's own resources (its page data, static

@@ -30,7 +30,9 @@ export function startWorker() {
           });
         });
       },
-      (e) => console.error('Error during service worker registration:', e),
+      // Aborted: the page is going away (a navigation during the
+      // registration), which is no error; the next page registers.
+      (e) => e && e.name === 'AbortError' ? undefined : console.error('Error during service worker registration:', e),
     );
   if (document.readyState === 'complete') register();
   else addEventListener('load', register);

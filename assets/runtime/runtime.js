@@ -21,11 +21,12 @@ function oneShot(why) {
   return session(SESSION.reload, why) === why && session(SESSION.reload) === why;
 }
 
-// A chunk that fails to load (a deploy removed it) sends the browser to a
-// full load of where it is (search and hash kept), once.
+// A chunk that fails to load (a deploy removed it; the island loader's
+// last attempt, named by its file) sends the browser to a full load of
+// where it is, the path a swap went to (search and hash kept), once.
 addEventListener('unhandledrejection', (e) => {
   const msg = String((e.reason && e.reason.message) || e.reason || '');
-  if ((/loading chunk \d* failed./i.test(msg) || /failed to fetch dynamically imported module/i.test(msg)) && oneShot('chunk')) location.reload();
+  if ((/loading chunk (\d+|[\w.-]+)? ?failed\./i.test(msg) || /failed to fetch dynamically imported module/i.test(msg)) && oneShot('chunk')) location.reload();
 });
 
 const root = document.documentElement;

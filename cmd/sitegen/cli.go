@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +15,7 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,7 +57,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return code
 	case exitStopped:
-		fmt.Fprintln(stderr, "sitegen: interrupted; the previous output is unchanged")
+		fmt.Fprintf(stderr, "sitegen: interrupted; %s\n", outputFate(err))
 		return code
 	case exitContent:
 		if !errors.As(err, new(checkFailed)) { // a check printed its findings
@@ -94,6 +96,32 @@ type noBuild struct {
 func (e noBuild) Error() string { return e.err.Error() }
 func (e noBuild) Unwrap() error { return e.err }
 
+// buildFailed is the error of a build into a folder: whether the folder
+// held an output before, so the summary says what became of it.
+type buildFailed struct {
+	err       error
+	out       string
+	hadOutput bool
+}
+
+func (e buildFailed) Error() string { return e.err.Error() }
+func (e buildFailed) Unwrap() error { return e.err }
+
+// outputFate says what a failed or stopped command left of its output: a
+// build into a folder that held one left it unchanged; a first build wrote
+// nothing; other commands (check, serve) write no output at all.
+func outputFate(err error) string {
+	var bf buildFailed
+	switch {
+	case !errors.As(err, &bf):
+		return "nothing was written"
+	case bf.hadOutput:
+		return "the previous output is unchanged"
+	default:
+		return "nothing was written (there was no previous output in " + bf.out + ")"
+	}
+}
+
 func printErr(w io.Writer, err error) {
 	var list diag.List
 	var d diag.Diagnostic
@@ -123,7 +151,7 @@ func printErr(w io.Writer, err error) {
 		fmt.Fprintf(w, "sitegen: %s has %s\n", nb.what, errs)
 		return
 	}
-	fmt.Fprintf(w, "sitegen: build failed with %s; the previous output is unchanged\n", errs)
+	fmt.Fprintf(w, "sitegen: build failed with %s; %s\n", errs, outputFate(err))
 }
 
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
@@ -165,9 +193,7 @@ func buildFlags(cmd *cobra.Command, o *build.Options) {
 			o.CacheDir = ""
 		}
 	}
-	if cmd.Name() != "serve" { // serve's --host is the interface it listens on
-		cmd.Flags().StringVar(&o.Host, "host", "", "the host that serves the output: "+strings.Join(config.HostNames, ", ")+" (default: site.yaml's host, else static)")
-	}
+	cmd.Flags().StringVar(&o.Host, "host", "", "the host that serves the output: "+strings.Join(output.HostNames(), ", ")+" (default: site.yaml's host, else static)")
 	cmd.Flags().StringVar(&o.ImageCache, "image-cache", "", "folder of encoded images kept between builds (default sitegen/images in the user cache folder, never in the site)")
 }
 
@@ -190,7 +216,7 @@ func checkOpts(o *build.Options, args []string) error {
 			return usageError{fmt.Errorf("--base-url %v", err)}
 		}
 	}
-	if err := config.CheckHost(o.Host); err != nil {
+	if _, err := output.ParseHost(o.Host); err != nil {
 		return usageError{fmt.Errorf("--host: %v", err)}
 	}
 	for _, c := range []struct{ flag, dir string }{{"--cache-dir", o.CacheDir}, {"--image-cache", o.ImageCache}} {
@@ -256,9 +282,10 @@ func newBuild(stdout, stderr io.Writer) *cobra.Command {
 				o.AfterWrite = func() error { return writeHeapProfile(memprofile) }
 			}
 			o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+			_, statErr := os.Lstat(o.Out)
 			rep, err := runStoppable(cmd.Context(), o)
 			if err != nil {
-				return err
+				return buildFailed{err: err, out: o.Out, hadOutput: statErr == nil}
 			}
 			printReport(stdout, rep)
 			return nil
@@ -371,7 +398,7 @@ func printReport(w io.Writer, rep *build.Report) {
 func newServe(stdout, stderr io.Writer) *cobra.Command {
 	var o build.Options
 	var port int
-	var host, formsDB string
+	var bind, formsDB string
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the site on localhost from memory, rebuilding what each edit affects",
@@ -414,14 +441,14 @@ build stays served. Nothing is written to disk.`,
 				return err
 			}
 			defer closeForms()
-			return srv.Serve(cmd.Context(), fmt.Sprintf("%s:%d", host, port), handler, func(url string) {
+			return srv.Serve(cmd.Context(), net.JoinHostPort(bind, strconv.Itoa(port)), handler, func(url string) {
 				fmt.Fprintf(stdout, "serving %s at %s (watching for changes; Ctrl+C to stop)\n", srv.Title(), url)
 			})
 		},
 	}
 	buildFlags(cmd, &o)
 	cmd.Flags().IntVarP(&port, "port", "p", 1313, "port to listen on")
-	cmd.Flags().StringVar(&host, "host", "127.0.0.1", "interface to listen on")
+	cmd.Flags().StringVar(&bind, "bind", "127.0.0.1", "the address to listen on (0.0.0.0: every interface)")
 	cmd.Flags().StringVar(&formsDB, "forms-db", "", "database of the form handler, for a site with one form (default: a SQLite file per form in the temporary folder)")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	return cmd

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"sitegen/internal/waittest"
 	"sitegen/pkg/build"
-	"sitegen/pkg/waittest"
 )
 
 func TestReadVersion(t *testing.T) {

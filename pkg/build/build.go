@@ -58,7 +58,7 @@ type Options struct {
 	Source  string // site root
 	Out     string // output directory
 	BaseURL string // overrides site.yaml's baseURL when set
-	Host    string // overrides site.yaml's host when set (config.HostNames)
+	Host    string // overrides site.yaml's host when set (output.HostNames)
 	Drafts  bool
 	// Date (YYYY-MM-DD) is the day announcements are judged against; empty
 	// means today. It is the only clock a build reads.
@@ -403,8 +403,9 @@ func (s *Site) worker() ([]byte, error) {
 // build hash.
 func (s *Site) offlinePages() map[string]string {
 	pages := map[string]string{}
+	id := s.Config.ServiceWorker.Offline
 	for _, l := range s.Config.Locales {
-		if e, ok := s.Plan.Lookup(l.Code, "offline"); ok && !e.Fallback {
+		if e, ok := s.Plan.Lookup(l.Code, id); ok && id != "" && !e.Fallback {
 			pages[l.Prefix] = e.URL
 		}
 	}

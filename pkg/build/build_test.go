@@ -3,6 +3,7 @@ package build
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"io/fs"
@@ -14,6 +15,9 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"sitegen/pkg/config"
+	"sitegen/pkg/forms"
+	"sitegen/pkg/formschema"
 	"sitegen/pkg/internal/treetest"
 	"sitegen/pkg/output"
 )
@@ -438,5 +442,52 @@ func TestListFuncs(t *testing.T) {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("output lacks %s:\n%s", want, b)
 		}
+	}
+}
+
+// TestAnotherSite: a site that shares none of this repository's website's
+// names builds as its site.yaml says. Its home page (id start, the empty
+// slug) is the root page and gives the locales' slices; it has no offline
+// page, so the build lists none; its counter script, not a tag manager, is
+// what the CSP allows; its form gets the default trap input and the
+// engine's words where the site has none of its own (in French, the
+// engine's English), the site's where it has (the trap's label).
+func TestAnotherSite(t *testing.T) {
+	site := fixtureSite(t, "atelier", t.TempDir())
+	out := filepath.Join(t.TempDir(), "public")
+	if _, err := Run(context.Background(), Options{Source: site, Out: out, Date: "2026-01-01", Minify: true}); err != nil {
+		t.Fatal(err)
+	}
+	read := func(name string) string {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if root := read("index.html"); !strings.Contains(root, "<h1>Atelier Papier</h1>") || !strings.Contains(root, "letterpress") && !strings.Contains(root, "1920s press") {
+		t.Errorf("/ is not the home page (id start):\n%s", root)
+	}
+	for _, f := range []string{"slice-data/header-en.json", "slice-data/footer-fr.json"} {
+		read(f)
+	}
+	headers := read("_headers")
+	if !strings.Contains(headers, "script-src 'self' https://count.example.org") || strings.Contains(headers, "googletagmanager") {
+		t.Errorf("the CSP does not allow exactly the counter's origin:\n%s", headers)
+	}
+	var schema forms.Schema
+	if err := json.Unmarshal([]byte(read("_forms/contact.schema.json")), &schema); err != nil {
+		t.Fatal(err)
+	}
+	en, fr := formschema.Defaults["en"], schema.UI["fr"]
+	if schema.Honeypot != config.DefaultHoneypot || !strings.Contains(read("fr/contact/index.html"), `name="`+config.DefaultHoneypot+`"`) {
+		t.Errorf("trap input %q, want the default %q in the schema and the page", schema.Honeypot, config.DefaultHoneypot)
+	}
+	if fr.Messages[forms.CodeRequired] != en["form_msg_required"] || fr.Heading != en[formschema.KeyErrorsHeading] || fr.Back != en[formschema.KeyBack] {
+		t.Errorf("French texts without the site's own: %+v, want the engine's English", fr)
+	}
+	if fr.Honeypot != "Laissez ce champ vide" || fr.Home != "/fr/" {
+		t.Errorf("French trap label %q (want the site's), home %q (want /fr/)", fr.Honeypot, fr.Home)
 	}
 }

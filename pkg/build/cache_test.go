@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"sitegen/pkg/waittest"
+	"sitegen/internal/waittest"
 )
 
 // buildWith builds src into a fresh folder with the given cache folder ("" =

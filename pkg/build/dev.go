@@ -13,12 +13,14 @@ import (
 	"sitegen/pkg/assets"
 	"sitegen/pkg/config"
 	"sitegen/pkg/content"
+	"sitegen/pkg/i18n"
 	"sitegen/pkg/images"
 	parallelpkg "sitegen/pkg/internal/parallel"
 	"sitegen/pkg/islands"
 	"sitegen/pkg/markdown"
 	"sitegen/pkg/output"
 	"sitegen/pkg/render"
+	"sitegen/pkg/route"
 	"sitegen/pkg/schema"
 	"sitegen/pkg/sitefs"
 )
@@ -87,6 +89,9 @@ type devState struct {
 	assets     *assets.Result
 	bundle     *islands.Bundle
 	staticsGen int
+	// wide are the site-wide files siteFiles laid out (and the picture
+	// variants Dev.Pictures added), by output path.
+	wide map[string]bool
 }
 
 // DevResult is what an update did.
@@ -465,6 +470,27 @@ func (d *Dev) refreshContent(p string, before map[string]*content.SourceFile) []
 
 // parallel runs fn(0..n-1) on GOMAXPROCS workers.
 func parallel(n int, fn func(i int)) { parallelpkg.For(n, runtime.GOMAXPROCS(0), fn) }
+
+// Checked is what sitegen check reads of a built site besides its output
+// (DevResult.Out): the configuration, the route plan and the static files,
+// and what rendering fell back on.
+type Checked struct {
+	Config        *config.Config
+	Plan          *route.Plan
+	Statics       map[string]bool
+	StringMisses  []i18n.Miss // UI strings looked up in a locale that lacks them
+	DataFallbacks [][2]string // locale and data set shown from the default locale
+}
+
+// Checked returns what check reads of the last good build (nil before
+// one).
+func (d *Dev) Checked() *Checked {
+	s := d.Site()
+	if s == nil {
+		return nil
+	}
+	return &Checked{Config: s.Config, Plan: s.Plan, Statics: s.Statics, StringMisses: s.Catalog.Misses(), DataFallbacks: s.Renderer.DataFallbacks()}
+}
 
 // Site returns the last good build's site (nil before one).
 func (d *Dev) Site() *Site {

@@ -331,3 +331,31 @@ func TestDevBodyEditKeepsSite(t *testing.T) {
 		t.Error("a front matter edit kept the site as it was")
 	}
 }
+
+// TestDevReportsEveryError: an update with errors in two stages (a page
+// at another page's path: the route plan; a link to a page that does not
+// exist: validation) reports both, as a build of the same files does.
+func TestDevReportsEveryError(t *testing.T) {
+	dir, d := devFixture(t)
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("content/pl/nowa.md", "---\nid: nowa\nslug: o-nas/kontakt\ntitle: Nowa\ndescription: Nowa strona.\n---\nTekst.\n")
+	idx, err := os.ReadFile(filepath.Join(dir, "content/pl/index.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("content/pl/index.md", strings.Replace(string(idx), "intro: \"Zobacz [kontakt](/contact).\"", "intro: \"Zobacz [nic](ref:nie-ma).\"", 1))
+	wants := []string{`page "nowa" and page "contact" are both at /pl/o-nas/kontakt/`, `link to unknown page id "nie-ma"`}
+	_, devErr := d.Update(context.Background(), []string{"content/pl/nowa.md", "content/pl/index.md"})
+	_, buildErr := Run(context.Background(), Options{Source: dir, Out: filepath.Join(t.TempDir(), "public"), Date: "2026-01-01", Minify: true})
+	for _, w := range wants {
+		for what, err := range map[string]error{"serve": devErr, "build": buildErr} {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("%s does not report %q: %v", what, w, err)
+			}
+		}
+	}
+}

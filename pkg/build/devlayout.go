@@ -41,12 +41,12 @@ func (o *outPatch) del(name string) {
 // pages gone (patchPages), and the site-wide files whose inputs changed
 // (patchSiteWide), each laid out as a build lays it out. It returns the
 // paths whose bytes changed, sorted.
-func (d *Dev) patch(ctx context.Context, st, prev *devState, todo []*route.Entry, removed []string, changed map[string]bool) ([]string, error) {
+func (d *Dev) patch(ctx context.Context, st, prev *devState, todo []*route.Entry, removed []string) ([]string, error) {
 	o := &outPatch{out: maps.Clone(prev.out), fallback: maps.Clone(prev.fallback), diff: map[string]bool{}}
 	if err := patchPages(o, st, prev, todo, removed); err != nil {
 		return nil, err
 	}
-	if err := d.patchSiteWide(ctx, o, st, prev, changed); err != nil {
+	if err := d.patchSiteWide(ctx, o, st, prev); err != nil {
 		return nil, err
 	}
 	st.out, st.fallback = o.out, o.fallback
@@ -88,73 +88,36 @@ func patchPages(o *outPatch, st, prev *devState, todo []*route.Entry, removed []
 	return errs.Err()
 }
 
-// patchSiteWide makes again the site-wide files whose inputs changed: the
-// redirect pages, the form schemas and hosting rules (rulesFiles), the
-// service worker, the sitemaps, the bundles, the pictures and the static
-// files.
-func (d *Dev) patchSiteWide(ctx context.Context, o *outPatch, st, prev *devState, changed map[string]bool) error {
+// patchSiteWide lays out the site-wide files again with siteFiles, as a
+// build and assemble lay them out, keeping what changed and deleting what
+// it no longer writes; then the static files (patchStatics). Only the
+// service worker, an esbuild run, is kept from prev while its inputs (the
+// assets, the offline pages) are the same.
+func (d *Dev) patchSiteWide(ctx context.Context, o *outPatch, st, prev *devState) error {
 	s := st.site
-	if !slices.EqualFunc(prev.site.Plan.Redirects, s.Plan.Redirects, sameRedirect) {
-		for _, rd := range prev.site.Plan.Redirects {
-			o.del(redirectFile(rd))
-		}
-		if err := s.redirectPages(o.set); err != nil {
-			return err
-		}
-	}
-	// The form schemas and hosting rules depend on the redirects, the
-	// locales with a 404 page, the forms' data and strings and the pages'
-	// inline hashes.
 	s.inlineHashes = pageHashes(st.pages)
-	if err := s.rulesFiles(o.set); err != nil {
-		return err
-	}
-	if st.assets != prev.assets || !maps.Equal(s.offlinePages(), prev.site.offlinePages()) {
-		sw, err := s.worker()
-		if err != nil {
+	sw, ok := prev.out[sitepath.Worker]
+	if st.assets != prev.assets || !maps.Equal(s.offlinePages(), prev.site.offlinePages()) || !ok {
+		var err error
+		if sw, err = s.worker(); err != nil {
 			return err
-		}
-		if sw == nil {
-			o.del(sitepath.Worker)
-		} else {
-			o.set(sitepath.Worker, sw)
-		}
-	}
-	if slices.ContainsFunc(slices.Collect(maps.Keys(changed)), func(k string) bool {
-		return strings.HasPrefix(k, "route:") || strings.HasPrefix(k, "page:")
-	}) {
-		sm, err := output.Sitemap(s.Plan, s.Config.BaseURL)
-		if err != nil {
-			return err
-		}
-		for name := range o.out { // parts of a split sitemap the site no longer needs
-			if sitepath.IsSitemapPart(name) && sm[name] == nil {
-				o.del(name)
-			}
-		}
-		for name, b := range sm {
-			o.set(name, b)
-		}
-	}
-	if st.assets != prev.assets || st.bundle != prev.bundle {
-		old, now := bundleFiles(prev.assets, prev.bundle, d.assetURLs), bundleFiles(st.assets, st.bundle, d.assetURLs)
-		for name := range old {
-			if _, ok := now[name]; !ok {
-				o.del(name)
-			}
-		}
-		for name, b := range now {
-			o.set(name, b)
 		}
 	}
 	for _, name := range d.staleImages {
 		o.del(name)
 	}
-	if d.picturesPending { // Dev.Pictures adds them
-		return d.patchStatics(o, st, prev)
-	}
-	if err := s.pictures(ctx, o.set); err != nil {
+	st.wide = map[string]bool{}
+	err := s.siteFiles(ctx, siteWide{worker: sw, noPictures: d.picturesPending}, func(name string, b []byte) {
+		st.wide[name] = true
+		o.set(name, b)
+	})
+	if err != nil {
 		return err
+	}
+	for name := range prev.wide {
+		if !st.wide[name] {
+			o.del(name)
+		}
 	}
 	for _, name := range d.staleImages { // a photo saved as it was
 		if old, ok := prev.out[name]; ok && string(old) == string(o.out[name]) && o.out[name] != nil {
@@ -209,8 +172,6 @@ func changedFiles(a, b map[string][]byte) []string {
 	return out
 }
 
-func sameRedirect(a, b route.Redirect) bool { return a.From == b.From && a.To == b.To }
-
 // static returns the bytes of a static file (site path), cached.
 func (d *Dev) static(p string) ([]byte, error) {
 	if b, ok := d.staticCache[p]; ok {
@@ -248,7 +209,12 @@ func (d *Dev) assemble(ctx context.Context, st *devState) (map[string][]byte, ma
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := s.siteFiles(ctx, siteWide{worker: sw, noPictures: d.picturesPending}, emit); err != nil {
+	st.wide = map[string]bool{}
+	err = s.siteFiles(ctx, siteWide{worker: sw, noPictures: d.picturesPending}, func(name string, b []byte) {
+		st.wide[name] = true
+		out[name] = b
+	})
+	if err != nil {
 		return nil, nil, err
 	}
 	taken := func(rel string) bool { _, ok := out[rel]; return ok }
@@ -269,7 +235,12 @@ func (d *Dev) Pictures(ctx context.Context) (*DevResult, error) {
 	start := time.Now()
 	st := *d.good
 	o := &outPatch{out: maps.Clone(st.out), fallback: st.fallback, diff: map[string]bool{}}
-	if err := st.site.pictures(ctx, o.set); err != nil {
+	st.wide = maps.Clone(st.wide)
+	err := st.site.pictures(ctx, func(name string, b []byte) {
+		st.wide[name] = true
+		o.set(name, b)
+	})
+	if err != nil {
 		return nil, err
 	}
 	st.out = o.out

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"sitegen/pkg/content"
+	"sitegen/pkg/diag"
 	"sitegen/pkg/output"
 	"sitegen/pkg/render"
 	"sitegen/pkg/route"
@@ -39,30 +40,29 @@ func (d *Dev) renderWith(ctx context.Context, changed map[string]bool, prev *dev
 	for _, f := range d.files {
 		files = append(files, *f)
 	}
+	// As load: every stage runs and all their errors come back together.
+	var errs diag.List
 	src, err := content.Assemble(d.copts, files)
-	if err != nil {
-		return nil, nil, err
-	}
-	plan, err := route.Build(d.cfg, src, d.statics)
-	if err != nil {
-		return nil, nil, err
-	}
-	site := &Site{Config: d.cfg, Source: src, Plan: plan, Catalog: catalogOf(d.cfg, src), Assets: d.assets, Statics: d.statics,
-		Hash: d.hash, Islands: d.bundle, Images: d.images, fsys: d.fsys, root: d.root, md: d.md, imageFiles: d.imageFiles, copts: d.copts,
-		recordDeps: true, stableURLs: d.assetURLs}
+	errs.AddErr(diag.Pos{File: content.Dir}, err)
+	site, err := siteParts{cfg: d.cfg, src: src, statics: d.statics, hash: d.hash, assets: d.assets, islands: d.bundle, images: d.images,
+		imageFiles: d.imageFiles, fsys: d.fsys, root: d.root, md: d.md, copts: d.copts}.assemble()
+	errs.AddErr(diag.Pos{File: content.Dir}, err)
+	site.recordDeps, site.stableURLs = true, d.assetURLs
 	ropts := site.renderOptions(d.opts, d.assetURLs)
 	ropts.Bodies = d.bodies
 	site.html = ropts.HTML
 	if site.Renderer = d.renderer; site.Renderer == nil {
 		if site.Renderer, err = render.New(ropts); err != nil {
-			return nil, nil, err
+			errs.AddErr(diag.Pos{File: render.TemplatesDir}, err)
+			return nil, nil, errs.Err()
 		}
 	} else {
 		site.Renderer.Rebind(ropts)
 	}
-	if errs := site.validate(nil); len(errs) > 0 {
+	if errs.Merge(site.validate(errs)); len(errs) > 0 {
 		return nil, nil, errs.Err()
 	}
+	plan := site.Plan
 	sigs := sigsOf(plan)
 	if prev != nil {
 		diffSites(prev.site, site, prev.sigs, sigs, changed)
@@ -115,7 +115,7 @@ func (d *Dev) renderSite(ctx context.Context, site *Site, sigs map[string]pageSi
 			}
 		}
 		sort.Strings(res.Removed)
-		res.Changed, err = d.patch(ctx, st, prev, todo, res.Removed, changed)
+		res.Changed, err = d.patch(ctx, st, prev, todo, res.Removed)
 	}
 	if err != nil {
 		return nil, nil, err

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"sitegen/pkg/waittest"
+	"sitegen/internal/waittest"
 )
 
 // builtCopy copies the fixture site to a temporary folder and builds it

@@ -40,7 +40,7 @@ func (s *Site) pageFiles(r *rendered, emit func(name string, b []byte)) diag.Lis
 	if r.rsc != nil {
 		emit(output.RSCPath(r.entry), r.rsc)
 	}
-	if r.entry.ID == "home" && !r.entry.Root {
+	if r.entry.Home && !r.entry.Root {
 		return writeSlices(r.entry.Lang, r.html, emit)
 	}
 	return nil

@@ -17,7 +17,10 @@ import (
 	"sitegen/pkg/diag"
 	"sitegen/pkg/esbuildcache"
 	"sitegen/pkg/i18n"
+	"sitegen/pkg/images"
+	"sitegen/pkg/islands"
 	"sitegen/pkg/markdown"
+	"sitegen/pkg/output"
 	"sitegen/pkg/render"
 	"sitegen/pkg/route"
 	"sitegen/pkg/schema"
@@ -112,10 +115,18 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 		return nil, errs
 	}
 	errs.AddErr(diag.Pos{File: content.Dir}, err)
-	plan, err := route.Build(cfg, src, statics)
+	md := markdown.New(markdown.Options{Highlight: cfg.Markdown.HighlightCode()})
+	imgs, imageFiles, err := newImages(fsys, opts.ImageCache, opts.ImageEncoders, cfg.Images.MaxPixels)
+	errs.AddErr(diag.Pos{File: ImageDir}, err)
+	errs.AddErr(diag.Pos{File: ImageDir}, readAll(fsys, ImageDir, imageFiles))
+	// The build hash is made once the templates are read (newRenderer).
+	site, err := siteParts{cfg: cfg, src: src, statics: statics, assets: bd.assets, islands: bd.islands, images: imgs,
+		imageFiles: imageFiles, fsys: fsys, root: root, md: md, copts: copts}.assemble()
 	if noRender == "" {
 		errs.AddErr(diag.Pos{File: content.Dir}, err)
 	}
+	site.IslandsBundle, site.cache, site.bundles, site.cacheWarning, site.files = bd.islandsTime, store, bundles, cacheWarning, files
+	site.rec = rec
 	errs.AddErr(diag.Pos{File: StaticDir}, staticsErr)
 	if bd.assetsErr != nil {
 		errs.AddErr(diag.Pos{File: assets.Dir}, bd.assetsErr)
@@ -125,13 +136,6 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 		errs.AddErr(diag.Pos{File: "assets/islands"}, bd.islandsErr)
 		noRender = "the islands in assets/islands/ did not bundle"
 	}
-	imgs, imageFiles, err := newImages(fsys, opts.ImageCache, opts.ImageEncoders, cfg.Images.MaxPixels)
-	errs.AddErr(diag.Pos{File: ImageDir}, err)
-	errs.AddErr(diag.Pos{File: ImageDir}, readAll(fsys, ImageDir, imageFiles))
-	site := &Site{Config: cfg, Source: src, Plan: plan, Catalog: catalogOf(cfg, src), Assets: bd.assets, Statics: statics,
-		rec: rec, Islands: bd.islands, IslandsBundle: bd.islandsTime, Images: imgs, cache: store, bundles: bundles,
-		cacheWarning: cacheWarning, fsys: fsys, root: root, copts: copts, imageFiles: imageFiles, files: files,
-		md: markdown.New(markdown.Options{Highlight: cfg.Markdown.HighlightCode()})}
 	if err := site.newRenderer(opts, live); err != nil {
 		errs.AddErr(diag.Pos{File: render.TemplatesDir}, err)
 		noRender = "the templates have errors"
@@ -146,6 +150,34 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 	}
 	site.skip = skipPages(src, cfg, badFiles(errs))
 	return site, errs
+}
+
+// siteParts are what a Site is assembled from once its files are read,
+// bundled and hashed.
+type siteParts struct {
+	cfg        *config.Config
+	src        *content.Source
+	statics    map[string]bool
+	hash       string
+	assets     *assets.Result
+	islands    *islands.Bundle
+	images     *images.Processor
+	imageFiles map[string]bool
+	fsys       fs.FS
+	root       string
+	md         *markdown.Converter
+	copts      content.Options
+}
+
+// assemble makes the Site of the parts: the route plan, the UI strings and
+// the fields every Site has. build and check (load) and the dev server
+// (Dev.renderWith) make their Site with it. The plan's errors come with
+// the site, which has a plan even then.
+func (p siteParts) assemble() (*Site, error) {
+	plan, err := route.Build(p.cfg, p.src, p.statics)
+	return &Site{Config: p.cfg, Source: p.src, Plan: plan, Catalog: catalogOf(p.cfg, p.src), Assets: p.assets, Statics: p.statics,
+		Hash: p.hash, Islands: p.islands, Images: p.images, imageFiles: p.imageFiles, fsys: p.fsys, root: p.root, md: p.md,
+		copts: p.copts}, err
 }
 
 // newRenderer parses the templates into the site's renderer, with the page
@@ -279,8 +311,12 @@ func siteConfig(fsys fs.FS, opts Options, errs *diag.List) (cfg *config.Config, 
 			cfg.BaseURL = b
 		}
 	}
+	if _, err := output.ParseHost(cfg.Host); err != nil {
+		errs.Add(diag.New(cfg.HostPos, "host: %v", err).WithHint("see docs/hosting.md"))
+		cfg.Host = ""
+	}
 	if opts.Host != "" {
-		if err := config.CheckHost(opts.Host); err != nil {
+		if _, err := output.ParseHost(opts.Host); err != nil {
 			errs.Addf(diag.Pos{}, "--host: %v", err)
 		} else {
 			cfg.Host = opts.Host

@@ -70,7 +70,7 @@ type fileSum struct {
 // keeps none when one is missing (placePage then writes the page). A home
 // page, which also writes its locale's slices, is always laid out whole.
 func (s *Site) keepPage(out *outTree, e *route.Entry, sums *pageSums) bool {
-	if e.ID == "home" {
+	if e.Home {
 		return false
 	}
 	files := s.pageFileSums(e, sums)
@@ -100,7 +100,7 @@ func (s *Site) placePage(r *rendered, out *outTree) diag.List {
 	kept := map[string]bool{}
 	if r.sums != nil {
 		sums = s.pageFileSums(r.entry, r.sums)
-		if r.pageData != nil && r.entry.ID != "home" {
+		if r.pageData != nil && !r.entry.Home {
 			all := true
 			for name, k := range sums {
 				if out.keep(name, k.size, k.sum) {

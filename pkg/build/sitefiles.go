@@ -87,8 +87,8 @@ func (s *Site) redirectPages(emit func(name string, b []byte)) error {
 }
 
 // host is the software that serves the output (site.yaml's host, or
-// --host); config.Parse and the flag checked its name.
-func (s *Site) host() output.Host {
+// --host); loading the config checked its name.
+func (s *Site) host() *output.Host {
 	h, err := output.ParseHost(s.Config.Host)
 	if err != nil {
 		return output.DefaultHost
@@ -160,12 +160,18 @@ func (s *Site) rulesFiles(emit func(name string, b []byte)) error {
 func (s *Site) notFoundPages() []output.NotFound {
 	var out []output.NotFound
 	def := s.Config.DefaultLocale()
+	own := map[string][]string{} // lang -> its error pages' own URLs
+	for _, e := range s.Plan.Entries {
+		if e.Error && !e.Root {
+			own[e.Lang] = append(own[e.Lang], e.URL)
+		}
+	}
 	for _, e := range s.Plan.Entries {
 		if !e.Error || !e.NotFound || e.Root {
 			continue
 		}
 		l, _ := s.Config.Locale(e.Lang)
-		out = append(out, output.NotFound{Prefix: l.Prefix, Page: l.Prefix + "/404.html"})
+		out = append(out, output.NotFound{Prefix: l.Prefix, Page: l.Prefix + "/404.html", Own: own[e.Lang]})
 		if e.Lang == def.Code {
 			out = append(out, output.NotFound{Page: "/404.html"})
 		}

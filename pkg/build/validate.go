@@ -81,7 +81,7 @@ func validate(cfg *config.Config, md *markdown.Converter, src *content.Source, p
 				errs.Add(diag.New(pg.Image.Pos, "file %s does not exist", pg.Image.Path))
 			}
 			for _, s := range pg.Sections {
-				if s.Type != "body" && r != nil && !r.HasTemplate("sections/"+s.Type+".html") {
+				if s.Type != cfg.Markdown.BodySection && r != nil && !r.HasTemplate("sections/"+s.Type+".html") {
 					errs.Add(diag.New(s.Pos, "unknown section type %q", s.Type).WithHint("add templates/sections/%s.html", s.Type))
 				}
 				if s.Data != "" && !dataBroken(lang) {

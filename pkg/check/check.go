@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path"
@@ -144,19 +145,21 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if root == "" {
 		root = "."
 	}
-	c := &checker{site: dev.Site(), out: res.Out, root: root, pages: map[string]*page{}, sources: map[string][]string{}, seen: map[diag.Diagnostic]bool{}}
+	c := &checker{site: dev.Checked(), out: res.Out, root: root, pages: map[string]*page{}, sources: map[string][]string{}, seen: map[diag.Diagnostic]bool{}}
 	c.run(ctx, opts.External)
 	return c.report(), nil
 }
 
 type checker struct {
-	site    *build.Site
+	site    *build.Checked
 	out     map[string][]byte
 	root    string
 	pages   map[string]*page // by output path
 	sources map[string][]string
-	diags   diag.List
-	seen    map[diag.Diagnostic]bool
+	// templates are the site's template files, sorted (nil until read).
+	templates []string
+	diags     diag.List
+	seen      map[diag.Diagnostic]bool
 }
 
 func (c *checker) add(f diag.Diagnostic) {
@@ -192,33 +195,83 @@ func (c *checker) page(rel string) *page {
 
 // at finds where a page's source says s (a link target, an image path): the
 // first line holding it, else the page's id.
+// at is where the text s of e's HTML was written: its line in the page's
+// source, else in a template (the page's layout first, then base.html, then
+// the others by name), else the page's id: line.
 func (c *checker) at(e *route.Entry, s string) (string, int, int) {
-	file := e.Page.File
-	lines, ok := c.sources[file]
-	if !ok {
-		if f, err := os.Open(filepath.Join(c.root, filepath.FromSlash(file))); err == nil {
-			sc := bufio.NewScanner(f)
-			sc.Buffer(make([]byte, 64*1024), 4<<20)
-			for sc.Scan() {
-				lines = append(lines, sc.Text())
-			}
-			f.Close()
-		}
-		c.sources[file] = lines
-	}
 	if s != "" {
-		for i, l := range lines {
-			if j := strings.Index(l, s); j >= 0 {
-				return file, i + 1, len([]rune(l[:j])) + 1
+		files := append([]string{e.Page.File}, c.templateFiles(e.Page.Layout)...)
+		for _, file := range files {
+			for i, l := range c.lines(file) {
+				if j := strings.Index(l, s); j >= 0 {
+					return file, i + 1, len([]rune(l[:j])) + 1
+				}
 			}
 		}
 	}
-	return file, e.Page.Pos.Line, e.Page.Pos.Col
+	return e.Page.File, e.Page.Pos.Line, e.Page.Pos.Col
 }
 
+// lines are the lines of the site's file (slash-separated, relative to the
+// site root), read once.
+func (c *checker) lines(file string) []string {
+	lines, ok := c.sources[file]
+	if ok {
+		return lines
+	}
+	if f, err := os.Open(filepath.Join(c.root, filepath.FromSlash(file))); err == nil {
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 64*1024), 4<<20)
+		for sc.Scan() {
+			lines = append(lines, sc.Text())
+		}
+		f.Close()
+	}
+	c.sources[file] = lines
+	return lines
+}
+
+// templateFiles are the site's template files in the order at searches
+// them for a page of the given layout.
+func (c *checker) templateFiles(layout string) []string {
+	if c.templates == nil {
+		c.templates = []string{}
+		_ = filepath.WalkDir(filepath.Join(c.root, "templates"), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".html") {
+				rel, _ := filepath.Rel(c.root, p)
+				c.templates = append(c.templates, filepath.ToSlash(rel))
+			}
+			return nil
+		})
+		sort.Strings(c.templates)
+	}
+	if layout == "" {
+		layout = "page"
+	}
+	first := []string{"templates/layouts/" + layout + ".html", "templates/base.html"}
+	files := slices.Clone(first)
+	for _, f := range c.templates {
+		if !slices.Contains(first, f) {
+			files = append(files, f)
+		}
+	}
+	return files
+}
+
+// pageDiag reports a finding on e at the text near. Found in a template, it
+// is reported once for every page the template wrote it on, naming the first.
 func (c *checker) pageDiag(e *route.Entry, near string, sev diag.Severity, kind, format string, args ...any) {
 	file, line, col := c.at(e, near)
-	c.add(diag.Diagnostic{Pos: diag.Pos{File: file, Line: line, Col: col}, Severity: sev, Kind: kind, Message: fmt.Sprintf(format, args...), Page: e.URL})
+	d := diag.Diagnostic{Pos: diag.Pos{File: file, Line: line, Col: col}, Severity: sev, Kind: kind, Message: fmt.Sprintf(format, args...), Page: e.URL}
+	if strings.HasPrefix(file, "templates/") {
+		key := d
+		key.Page = ""
+		if c.seen[key] {
+			return
+		}
+		c.seen[key] = true
+	}
+	c.add(d)
 }
 
 func (c *checker) run(ctx context.Context, ext *External) {
@@ -489,7 +542,7 @@ func (c *checker) checkMissing() {
 		c.add(diag.Diagnostic{Pos: pos, Severity: diag.Warning, Kind: KindMissingPage,
 			Message: fmt.Sprintf("page %q has no %s version; %s shows the %s one", f.ID, f.Lang, f.Lang, def)})
 	}
-	for _, m := range c.site.Catalog.Misses() {
+	for _, m := range c.site.StringMisses {
 		file := "content/" + m.Lang + "/i18n.yaml"
 		if m.Found {
 			c.add(diag.Diagnostic{Pos: diag.Pos{File: file}, Severity: diag.Warning, Kind: KindMissingStr,
@@ -499,7 +552,7 @@ func (c *checker) checkMissing() {
 				Message: fmt.Sprintf("UI string %q is in no locale; pages show the key or the template's default", m.Key)})
 		}
 	}
-	for _, d := range c.site.Renderer.DataFallbacks() {
+	for _, d := range c.site.DataFallbacks {
 		c.add(diag.Diagnostic{Pos: diag.Pos{File: "content/" + d[0] + "/data"}, Severity: diag.Warning, Kind: KindMissingData,
 			Message: fmt.Sprintf("data set %q is missing in %s; pages show the %s one", d[1], d[0], def)})
 	}

@@ -128,3 +128,18 @@ func TestFixtures(t *testing.T) {
 		})
 	}
 }
+
+// TestAnotherSiteIsClean: testdata/sites/atelier names nothing the way
+// this repository's website does (home page "start", no offline page, no
+// body section type, a counter script for analytics, the engine's form
+// texts and trap input) and checks clean.
+func TestAnotherSiteIsClean(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../../testdata/sites/atelier")); err != nil {
+		t.Fatal(err)
+	}
+	rep := run(t, dir, nil)
+	if len(rep.Diagnostics) != 0 || rep.Failed(true) || rep.Pages != 8 {
+		t.Fatalf("atelier: %d page(s), findings:\n%s", rep.Pages, diagsText(rep))
+	}
+}

@@ -2,8 +2,10 @@
 package config
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"path"
 	"regexp"
@@ -50,6 +52,9 @@ type Form struct {
 	// Event is the event name of the webhook's JSON (default
 	// <name>_submission).
 	Event string `yaml:"event"`
+	// Honeypot is the name of the text input people never see and bots
+	// fill in (default url); a submission with it filled is kept as spam.
+	Honeypot string `yaml:"honeypot"`
 }
 
 // Islands configures the island bundles.
@@ -96,6 +101,12 @@ type Images struct {
 type Markdown struct {
 	// Highlight turns syntax highlighting of fenced code on (default) or off.
 	Highlight *bool `yaml:"highlight"`
+	// BodySection is the section type that stands for the page's Markdown
+	// body: a section of this type places the body where it stands, and
+	// templates/sections/<type>.html, when the site has it, wraps a body
+	// that no such section places (after the other sections). Empty (the
+	// default): the body follows the sections as it is.
+	BodySection string `yaml:"bodySection"`
 }
 
 // HighlightCode reports whether fenced code is highlighted.
@@ -163,72 +174,84 @@ type Budgets struct {
 	JS   int `yaml:"js"`
 }
 
-// Analytics names the tag manager and analytics tag loaded after the
-// visitor accepts the consent banner, and the vendor's hosts; the tags are
-// optional, and with neither nothing loads, nothing is stored and the CSP
-// allows no third party. The engine knows no vendor: the site names the
-// host its scripts load from and the hosts they send to.
+// Analytics are the third-party scripts loaded after the visitor accepts
+// the consent banner; without scripts nothing loads, nothing is stored and
+// the CSP allows no third party. The engine knows no vendor: the site names
+// the scripts (any provider: a tag manager, an analytics tag, a
+// privacy-friendly counter), the hosts they send hits to, and the settings
+// its runtime reads (docs/runtime.md shows Google Tag Manager as an
+// example).
 type Analytics struct {
-	TagManager    string `yaml:"tagManager"`    // a gtm.js container (dataLayer), GTM-XXXX
-	MeasurementID string `yaml:"measurementId"` // a gtag.js tag, G-XXXX
-	// ScriptOrigin serves <origin>/gtm.js and <origin>/gtag/js (script-src);
-	// required with a tag, e.g. https://www.googletagmanager.com.
-	ScriptOrigin string `yaml:"scriptOrigin"`
-	// DataOrigins receive the tags' hits (img-src, connect-src besides
-	// ScriptOrigin), e.g. https://*.google-analytics.com.
+	// Scripts are absolute http(s) URLs, loaded in order after consent;
+	// their origins are allowed as script-src, img-src and connect-src.
+	Scripts []string `yaml:"scripts"`
+	// DataOrigins receive the scripts' hits (img-src, connect-src), e.g.
+	// https://*.example-analytics.com.
 	DataOrigins []string `yaml:"dataOrigins"`
+	// Params are settings the site's runtime reads (an id to configure, a
+	// flag), handed over with the scripts.
+	Params map[string]string `yaml:"params"`
 }
 
 // Meta is the content of the page's <meta name="sitegen-analytics"> that the
-// runtime reads: gtm=<container>;ga=<tag>;host=<script origin>, with the
-// parts configured; "" without a tag.
+// runtime reads: a JSON object {"scripts": [...], "params": {...}}; "" without
+// scripts.
 func (a Analytics) Meta() string {
 	if !a.Enabled() {
 		return ""
 	}
-	var parts []string
-	if a.TagManager != "" {
-		parts = append(parts, "gtm="+a.TagManager)
+	params := a.Params
+	if params == nil {
+		params = map[string]string{}
 	}
-	if a.MeasurementID != "" {
-		parts = append(parts, "ga="+a.MeasurementID)
+	b, err := json.Marshal(struct {
+		Scripts []string          `json:"scripts"`
+		Params  map[string]string `json:"params"`
+	}{a.Scripts, params})
+	if err != nil {
+		panic(err) // strings only
 	}
-	return strings.Join(append(parts, "host="+a.ScriptOrigin), ";")
+	return string(b)
 }
 
-// Enabled reports whether any third-party tag is configured.
-func (a Analytics) Enabled() bool { return a.TagManager != "" || a.MeasurementID != "" }
+// Enabled reports whether any third-party script is configured.
+func (a Analytics) Enabled() bool { return len(a.Scripts) > 0 }
+
+// ScriptOrigins are the distinct origins of the scripts, in order.
+func (a Analytics) ScriptOrigins() []string {
+	var out []string
+	for _, src := range a.Scripts {
+		if o := Origin(src); o != "" && !slices.Contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
 
 // ServiceWorker configures /sw.js.
 type ServiceWorker struct {
 	// Retire ships a worker that unregisters itself and deletes its caches
 	// instead of the caching worker: the way out of a bad deploy.
 	Retire bool `yaml:"retire"`
+	// Offline is the id of the page the caching worker shows, in the
+	// visitor's locale, when a page is neither cached nor reachable; empty
+	// (the default) means the site has none and the worker answers with
+	// the network's error.
+	Offline    string   `yaml:"offlinePage"`
+	OfflinePos diag.Pos `yaml:"-"`
 }
 
-var (
-	gtmID = regexp.MustCompile(`^GTM-[A-Z0-9]{4,12}$`)
-	gaID  = regexp.MustCompile(`^G-[A-Z0-9]{4,12}$`)
-)
-
-// HostNames are the hosts a site can name (site.yaml host:, --host), the
-// default first; package output writes each one's rules.
-var HostNames = []string{"static", "netlify", "cloudflare", "nginx", "apache"}
-
-// CheckHost accepts a host name, or "" for the default.
-func CheckHost(s string) error {
-	if s == "" || slices.Contains(HostNames, s) {
-		return nil
-	}
-	return fmt.Errorf("unknown host %q (one of %s)", s, strings.Join(HostNames, ", "))
-}
+// paramKeyRE is a key of analytics.params.
+var paramKeyRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,39}$`)
 
 // Config is site.yaml.
 type Config struct {
 	BaseURL string `yaml:"baseURL" sg:"required"`
-	// Host is the software that serves the output (output.Hosts); the
-	// build writes the rule files it reads. Empty is "static".
+	// Host is the software that serves the output (output.Hosts, which
+	// the build checks the name against at HostPos); the build writes the
+	// rule files it reads. Empty is the default host.
 	Host        string            `yaml:"host"`
+	HostPos     diag.Pos          `yaml:"-"`
 	Title       string            `yaml:"title" sg:"required"`
 	Locales     []Locale          `yaml:"locales" sg:"required"`
 	LegacyPaths map[string]string `yaml:"legacyPaths"`
@@ -301,6 +324,7 @@ func Parse(src []byte) (*Config, error) {
 	errs.Merge(yamlx.Decode(FileName, root, &c))
 	c.LegacyPos = map[string]diag.Pos{}
 	c.AnnouncementPos = yamlx.Pos(FileName, yamlx.Field(root, "announcement"))
+	c.ServiceWorker.OfflinePos = yamlx.Pos(FileName, yamlx.Field(yamlx.Field(root, "serviceWorker"), "offlinePage"))
 	if lp := yamlx.Field(root, "legacyPaths"); lp != nil && lp.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(lp.Content); i += 2 {
 			k := lp.Content[i]
@@ -316,9 +340,7 @@ func Parse(src []byte) (*Config, error) {
 func (c *Config) validate(root *yaml.Node) diag.List {
 	var errs diag.List
 	at := func(field string) diag.Pos { return yamlx.Pos(FileName, yamlx.Field(root, field)) }
-	if err := CheckHost(c.Host); err != nil {
-		errs.Add(diag.New(at("host"), "host: %v", err).WithHint("see README, \"Hosting\""))
-	}
+	c.HostPos = at("host")
 	if c.BaseURL == "" {
 		// reported as a missing required field
 	} else if b, err := CheckBaseURL(c.BaseURL); err != nil {
@@ -326,6 +348,79 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 	} else {
 		c.BaseURL = b
 	}
+	errs.Merge(c.validateLocales(root))
+	switch c.Islands.Library {
+	case "":
+		c.Islands.Library = "preact"
+	case "preact", "react":
+	default:
+		errs.Addf(yamlx.Pos(FileName, yamlx.Field(yamlx.Field(root, "islands"), "library")),
+			"islands.library must be preact or react, not %q", c.Islands.Library)
+	}
+	if c.Images.MaxPixels < 0 {
+		errs.Addf(yamlx.Pos(FileName, yamlx.Field(yamlx.Field(root, "images"), "maxPixels")),
+			"images.maxPixels must be a positive number of pixels, like 50000000, not %d", c.Images.MaxPixels)
+	}
+	if c.Icons.Dir == "" {
+		c.Icons.Dir = "assets/icons"
+	} else if d := path.Clean(c.Icons.Dir); d != c.Icons.Dir || path.IsAbs(d) || strings.HasPrefix(d, "../") || d == ".." {
+		errs.Addf(yamlx.Pos(FileName, yamlx.Field(yamlx.Field(root, "icons"), "dir")),
+			"icons.dir %q must be a clean path inside the site, like node_modules/lucide-static/icons", c.Icons.Dir)
+	}
+	for i, e := range c.Assets.Entries {
+		if d := path.Clean(e); d != e || path.IsAbs(d) || strings.HasPrefix(d, "../") || (path.Ext(d) != ".js" && path.Ext(d) != ".css") {
+			errs.Addf(yamlx.Pos(FileName, yamlx.Index(yamlx.Field(yamlx.Field(root, "assets"), "entries"), i)),
+				"assets.entries: %q must be a clean path of a .js or .css file under assets/, like runtime/topbar-now.js", e)
+		}
+	}
+	if c.Announcement != "" && !strings.Contains(c.Announcement, ".") {
+		errs.Add(diag.New(at("announcement"), "announcement %q must name a data set as <file>.<key>", c.Announcement).
+			WithHint("like site.announcement, the set announcement in content/<locale>/data/site.yaml"))
+	}
+	cspNode := yamlx.Field(root, "csp")
+	for _, d := range []struct {
+		key  string
+		srcs []string
+	}{{"scriptSrc", c.CSP.ScriptSrc}, {"imgSrc", c.CSP.ImgSrc}, {"connectSrc", c.CSP.ConnectSrc}, {"formAction", c.CSP.FormAction}} {
+		for i, src := range d.srcs {
+			if !cspSourceRE.MatchString(src) {
+				errs.Add(diag.New(yamlx.Pos(FileName, yamlx.Index(yamlx.Field(cspNode, d.key), i)), "csp.%s: %q is not an origin", d.key, src).
+					WithHint("like https://scripts.example.com or https://*.example.com"))
+			}
+		}
+	}
+	if c.ErrorPages.NotFound == "" {
+		c.ErrorPages.NotFound = "404"
+	}
+	if c.ErrorPages.ServerError == "" {
+		c.ErrorPages.ServerError = "500"
+	}
+	if c.ErrorPages.NotFound == c.ErrorPages.ServerError {
+		errs.Addf(at("errorPages"), "errorPages: notFound and serverError must be different pages")
+	}
+	if c.Budgets.HTML < 0 || c.Budgets.CSS < 0 || c.Budgets.JS < 0 {
+		errs.Add(diag.New(at("budgets"), "budgets are byte counts and cannot be negative"))
+	}
+	errs.Merge(c.Analytics.validate(yamlx.Field(root, "analytics")))
+	errs.Merge(c.validateForms(root))
+	keys := make([]string, 0, len(c.LegacyPaths))
+	for k := range c.LegacyPaths {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := sitepath.Check(k); err != nil || path.Clean(k) != k {
+			errs.Add(diag.New(c.LegacyPos[k], "legacy path %q must be a clean absolute path", k).WithHint("like /contact"))
+		}
+	}
+	return errs
+}
+
+// validateLocales checks the locales (codes, prefixes, one default) and
+// drops the later copies of a locale declared twice.
+func (c *Config) validateLocales(root *yaml.Node) diag.List {
+	var errs diag.List
+	at := func(field string) diag.Pos { return yamlx.Pos(FileName, yamlx.Field(root, field)) }
 	defaults := 0
 	codes := map[string]bool{}
 	prefixes := map[string]bool{}
@@ -368,92 +463,6 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 	if len(c.Locales) > 0 && defaults != 1 {
 		errs.Add(diag.New(at("locales"), "exactly one locale must be marked default: true, found %d", defaults))
 	}
-	switch c.Islands.Library {
-	case "":
-		c.Islands.Library = "preact"
-	case "preact", "react":
-	default:
-		errs.Addf(yamlx.Pos(FileName, yamlx.Field(yamlx.Field(root, "islands"), "library")),
-			"islands.library must be preact or react, not %q", c.Islands.Library)
-	}
-	if c.Images.MaxPixels < 0 {
-		errs.Addf(yamlx.Pos(FileName, yamlx.Field(yamlx.Field(root, "images"), "maxPixels")),
-			"images.maxPixels must be a positive number of pixels, like 50000000, not %d", c.Images.MaxPixels)
-	}
-	if c.Icons.Dir == "" {
-		c.Icons.Dir = "assets/icons"
-	} else if d := path.Clean(c.Icons.Dir); d != c.Icons.Dir || path.IsAbs(d) || strings.HasPrefix(d, "../") || d == ".." {
-		errs.Addf(yamlx.Pos(FileName, yamlx.Field(yamlx.Field(root, "icons"), "dir")),
-			"icons.dir %q must be a clean path inside the site, like node_modules/lucide-static/icons", c.Icons.Dir)
-	}
-	for i, e := range c.Assets.Entries {
-		if d := path.Clean(e); d != e || path.IsAbs(d) || strings.HasPrefix(d, "../") || (path.Ext(d) != ".js" && path.Ext(d) != ".css") {
-			errs.Addf(yamlx.Pos(FileName, yamlx.Index(yamlx.Field(yamlx.Field(root, "assets"), "entries"), i)),
-				"assets.entries: %q must be a clean path of a .js or .css file under assets/, like runtime/topbar-now.js", e)
-		}
-	}
-	if c.Announcement != "" && !strings.Contains(c.Announcement, ".") {
-		errs.Add(diag.New(at("announcement"), "announcement %q must name a data set as <file>.<key>", c.Announcement).
-			WithHint("like site.announcement, the set announcement in content/<locale>/data/site.yaml"))
-	}
-	cspNode := yamlx.Field(root, "csp")
-	for _, d := range []struct {
-		key  string
-		srcs []string
-	}{{"scriptSrc", c.CSP.ScriptSrc}, {"imgSrc", c.CSP.ImgSrc}, {"connectSrc", c.CSP.ConnectSrc}, {"formAction", c.CSP.FormAction}} {
-		for i, src := range d.srcs {
-			if !cspSourceRE.MatchString(src) {
-				errs.Add(diag.New(yamlx.Pos(FileName, yamlx.Index(yamlx.Field(cspNode, d.key), i)), "csp.%s: %q is not an origin", d.key, src).
-					WithHint("like https://www.googletagmanager.com or https://*.example.com"))
-			}
-		}
-	}
-	if c.ErrorPages.NotFound == "" {
-		c.ErrorPages.NotFound = "404"
-	}
-	if c.ErrorPages.ServerError == "" {
-		c.ErrorPages.ServerError = "500"
-	}
-	if c.ErrorPages.NotFound == c.ErrorPages.ServerError {
-		errs.Addf(at("errorPages"), "errorPages: notFound and serverError must be different pages")
-	}
-	if c.Budgets.HTML < 0 || c.Budgets.CSS < 0 || c.Budgets.JS < 0 {
-		errs.Add(diag.New(at("budgets"), "budgets are byte counts and cannot be negative"))
-	}
-	an := yamlx.Field(root, "analytics")
-	if c.Analytics.TagManager != "" && !gtmID.MatchString(c.Analytics.TagManager) {
-		errs.Add(diag.New(yamlx.Pos(FileName, yamlx.Field(an, "tagManager")), "analytics.tagManager %q is not a tag manager container ID", c.Analytics.TagManager).
-			WithHint("like GTM-ABC1234"))
-	}
-	if c.Analytics.MeasurementID != "" && !gaID.MatchString(c.Analytics.MeasurementID) {
-		errs.Add(diag.New(yamlx.Pos(FileName, yamlx.Field(an, "measurementId")), "analytics.measurementId %q is not an analytics measurement ID", c.Analytics.MeasurementID).
-			WithHint("like G-ABC123DEF4"))
-	}
-	switch o := c.Analytics.ScriptOrigin; {
-	case o == "" && c.Analytics.Enabled():
-		errs.Add(diag.New(yamlx.Pos(FileName, an), "analytics: scriptOrigin is required with a tag: the origin gtm.js and gtag/js load from").
-			WithHint("like scriptOrigin: https://www.googletagmanager.com"))
-	case o != "" && (!cspSourceRE.MatchString(o) || strings.Contains(o, "*")):
-		errs.Add(diag.New(yamlx.Pos(FileName, yamlx.Field(an, "scriptOrigin")), "analytics.scriptOrigin %q is not an origin", o).
-			WithHint("like https://www.googletagmanager.com"))
-	}
-	for i, o := range c.Analytics.DataOrigins {
-		if !cspSourceRE.MatchString(o) {
-			errs.Add(diag.New(yamlx.Pos(FileName, yamlx.Index(yamlx.Field(an, "dataOrigins"), i)), "analytics.dataOrigins: %q is not an origin", o).
-				WithHint("like https://*.google-analytics.com"))
-		}
-	}
-	errs.Merge(c.validateForms(root))
-	keys := make([]string, 0, len(c.LegacyPaths))
-	for k := range c.LegacyPaths {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if err := sitepath.Check(k); err != nil || path.Clean(k) != k {
-			errs.Add(diag.New(c.LegacyPos[k], "legacy path %q must be a clean absolute path", k).WithHint("like /contact"))
-		}
-	}
 	return errs
 }
 
@@ -479,3 +488,32 @@ func CheckBaseURL(s string) (string, error) {
 
 // String is used in logs.
 func (l Locale) String() string { return fmt.Sprintf("%s (%s)", l.Code, l.Prefix) }
+
+// validate checks the analytics block at node.
+func (a Analytics) validate(node *yaml.Node) diag.List {
+	var errs diag.List
+	for i, src := range a.Scripts {
+		u, err := url.Parse(src)
+		if err != nil || !cspSourceRE.MatchString(Origin(src)) || strings.Contains(u.Host, "*") || u.User != nil || u.Fragment != "" ||
+			strings.ContainsFunc(src, func(r rune) bool { return r <= ' ' || r == 0x7f || r == '"' || r == '<' || r == '>' || r == '\\' }) {
+			errs.Add(diag.New(yamlx.Pos(FileName, yamlx.Index(yamlx.Field(node, "scripts"), i)), "analytics.scripts: %q is not an absolute http(s) URL of a script", src).
+				WithHint("like https://scripts.example.com/tag.js?id=ABC123"))
+		}
+	}
+	for i, o := range a.DataOrigins {
+		if !cspSourceRE.MatchString(o) {
+			errs.Add(diag.New(yamlx.Pos(FileName, yamlx.Index(yamlx.Field(node, "dataOrigins"), i)), "analytics.dataOrigins: %q is not an origin", o).
+				WithHint("like https://*.hits.example.com"))
+		}
+	}
+	if len(a.Scripts) == 0 && (len(a.DataOrigins) > 0 || len(a.Params) > 0) {
+		errs.Add(diag.New(yamlx.Pos(FileName, node), "analytics: dataOrigins and params need scripts to load").
+			WithHint("list the scripts under analytics.scripts, or drop the block"))
+	}
+	for _, k := range slices.Sorted(maps.Keys(a.Params)) {
+		if !paramKeyRE.MatchString(k) {
+			errs.Addf(yamlx.Pos(FileName, yamlx.Field(yamlx.Field(node, "params"), k)), "analytics.params: key %q must be letters, digits, - or _, starting with a letter", k)
+		}
+	}
+	return errs
+}

@@ -21,6 +21,10 @@ var (
 	eventRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]{0,63}$`)
 )
 
+// DefaultHoneypot is the name of a form's trap input when site.yaml's
+// forms.<name>.honeypot names none.
+const DefaultHoneypot = "url"
+
 // FormNames returns the names of the site's forms, sorted.
 func (c *Config) FormNames() []string { return slices.Sorted(maps.Keys(c.Forms)) }
 
@@ -67,6 +71,11 @@ func (c *Config) validateForms(root *yaml.Node) diag.List {
 			f.Event = name + "_submission"
 		} else if !eventRE.MatchString(f.Event) {
 			errs.Addf(at("event"), "forms.%s.event %q must be letters, digits, _, . or -", name, f.Event)
+		}
+		if f.Honeypot == "" {
+			f.Honeypot = DefaultHoneypot
+		} else if !formIDRE.MatchString(f.Honeypot) {
+			errs.Addf(at("honeypot"), "forms.%s.honeypot %q is not an input name (letters, digits, - and _, starting with a letter)", name, f.Honeypot)
 		}
 		c.Forms[name] = f
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
-	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -108,13 +107,16 @@ func (w *watcher) rel(p string) string {
 // run sends each burst of changes to out until ctx ends.
 func (w *watcher) run(ctx context.Context, out chan<- []string) {
 	defer w.w.Close()
-	pending := map[string]bool{}
-	var awaited map[string]bool // the paths a flush waits for (nil: none)
+	pending := map[string]bool{} // path -> its first event in the burst created it
+	var awaited map[string]bool  // the paths a flush waits for (nil: none)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	send := func() bool {
-		paths := slices.Sorted(maps.Keys(pending))
+		paths := w.settled(pending)
 		clear(pending)
+		if len(paths) == 0 {
+			return true // only transient files: nothing changed
+		}
 		select {
 		case out <- paths:
 			return true
@@ -144,7 +146,9 @@ func (w *watcher) run(ctx context.Context, out chan<- []string) {
 			if r == "" {
 				continue
 			}
-			pending[r] = true
+			if _, seen := pending[r]; !seen {
+				pending[r] = ev.Has(fsnotify.Create)
+			}
 			if w.flush == nil {
 				timer.Reset(w.quiet)
 				continue
@@ -162,6 +166,25 @@ func (w *watcher) run(ctx context.Context, out chan<- []string) {
 			}
 		}
 	}
+}
+
+// settled returns the sorted paths of a burst without the transient ones:
+// a path the burst created and that is gone at its end (an editor's
+// temporary file, such as sed -i's content/en/sedBTzwLS, renamed over the
+// file it saves) did not exist before the burst nor after it, so nothing
+// changed there, and it is neither rebuilt nor logged.
+func (w *watcher) settled(pending map[string]bool) []string {
+	paths := make([]string, 0, len(pending))
+	for p, created := range pending {
+		if created {
+			if _, err := os.Lstat(filepath.Join(w.root, filepath.FromSlash(p))); errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+		}
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	return paths
 }
 
 // event returns the path of a change below the root ("" for none: an

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"sitegen/pkg/waittest"
+	"sitegen/internal/waittest"
 )
 
 // TestTwoInstancesSendEachNotificationOnce runs two handler instances on one

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"sitegen/pkg/waittest"
+	"sitegen/internal/waittest"
 )
 
 // The crash and shutdown tests run the handler in a child process: the test

@@ -184,7 +184,7 @@ func TestNoScriptErrorPage(t *testing.T) {
 func TestHoneypotKeptApart(t *testing.T) {
 	ts := startTest(t, "", ServerConfig{WebhookURL: "http://127.0.0.1:1/", WebhookSecret: "0123456789abcdef"}, testSchema(t))
 	v := validValues()
-	v.Set(Honeypot, "I am a bot")
+	v.Set(testHoneypot, "I am a bot")
 	res := postForm(t, ts.srv.URL, v, nil)
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("honeypot post: %d, want the same 303 as a person", res.StatusCode)

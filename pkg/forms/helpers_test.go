@@ -17,6 +17,10 @@ import (
 
 // testSchema is a small schema like the site's (the build's real one is
 // checked in build_test.go).
+
+// testHoneypot is the trap input of the test schema.
+const testHoneypot = "website"
+
 func testSchema(t testing.TB) *Schema {
 	t.Helper()
 	ui := func(lang string) UItexts {
@@ -28,7 +32,7 @@ func testSchema(t testing.TB) *Schema {
 		return UItexts{Title: lang + " form", Heading: lang + " fix", Submit: lang + " send", Messages: m, Unavailable: lang + " down",
 			Labels: map[string]string{"name": lang + " Name", "companyName": lang + " Company", "email": "E-mail", "phone": lang + " Phone"}}
 	}
-	s := &Schema{Format: SchemaVersion, Form: "lead", ID: "lead-form", Subject: "Lead", Event: "lead_submitted", Endpoint: "/api/demo", DefaultLocale: "pl", Locales: []string{"pl", "en"},
+	s := &Schema{Format: SchemaVersion, Form: "lead", ID: "lead-form", Subject: "Lead", Event: "lead_submitted", Endpoint: "/api/demo", Honeypot: testHoneypot, DefaultLocale: "pl", Locales: []string{"pl", "en"},
 		Fields: []Field{
 			{Name: "name", Type: "text", Required: true, MaxLength: 60},
 			{Name: "companyName", Type: "text", Required: true, MaxLength: 120},

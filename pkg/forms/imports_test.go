@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"sitegen/pkg/waittest"
+	"sitegen/internal/waittest"
 )
 
 // TestHandlerImportsNoContentPipeline: the handler reads only the exported

@@ -99,7 +99,7 @@ func (s *Schema) CheckMarkup(page []byte, lang string) error {
 	}
 	want(FieldPage, "hidden")
 	want(FieldKey, "hidden")
-	want(Honeypot, "text")
+	want(s.Honeypot, "text")
 	for _, f := range s.Fields {
 		in, ok := want(f.Name, f.Type)
 		if !ok {

@@ -36,11 +36,11 @@ type pageConsent struct {
 }
 
 type pageData struct {
-	FormID, Lang, Title, Heading, Notice, Action, Submit, Key, Page, Back, Home, Honeypot string
-	Fields                                                                                []pageField
-	Consents                                                                              []pageConsent
-	Clause                                                                                template.HTML
-	Errors                                                                                []pageField
+	FormID, Lang, Title, Heading, Notice, Action, Submit, Key, Page, Back, Home, Honeypot, Trap string
+	Fields                                                                                      []pageField
+	Consents                                                                                    []pageConsent
+	Clause                                                                                      template.HTML
+	Errors                                                                                      []pageField
 }
 
 var autocomplete = map[string]string{"email": "email", "tel": "tel"}
@@ -104,7 +104,7 @@ button:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid #f0a5
 {{- end }}
 </div>
 {{- end }}
-<div class="hp" aria-hidden="true"><label for="{{ .FormID }}-website">{{ .Honeypot }}</label><input id="{{ .FormID }}-website" type="text" name="website" tabindex="-1" autocomplete="off"></div>
+<div class="hp" aria-hidden="true"><label for="{{ .FormID }}-{{ .Trap }}">{{ .Honeypot }}</label><input id="{{ .FormID }}-{{ .Trap }}" type="text" name="{{ .Trap }}" tabindex="-1" autocomplete="off"></div>
 {{- range .Consents }}
 <div class="consent">
 <input id="{{ .ID }}" type="checkbox" name="{{ .Name }}" value="yes"{{ if .Checked }} checked{{ end }}{{ if .Required }} required{{ end }}{{ if .Error }} aria-invalid="true" aria-describedby="{{ .ID }}-error"{{ end }}{{ if .Focus }} autofocus{{ end }}>
@@ -161,7 +161,7 @@ func (p *pageRenderer) data(lang string, in Input, errs map[string]string, notic
 		key = randomKey()
 	}
 	d := pageData{FormID: s.ID, Lang: lang, Title: ui.Title, Heading: ui.Heading, Notice: notice, Action: s.Endpoint, Submit: ui.Submit,
-		Key: key, Page: cleanPage(in.Page), Back: ui.Back, Home: ui.Home, Honeypot: ui.Honeypot,
+		Key: key, Page: cleanPage(in.Page), Back: ui.Back, Home: ui.Home, Honeypot: ui.Honeypot, Trap: s.Honeypot,
 		Clause: template.HTML(s.Clause[lang].HTML)}
 	first := true
 	for _, f := range s.Fields {

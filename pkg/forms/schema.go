@@ -18,10 +18,7 @@ import (
 )
 
 // SchemaVersion is the version of the schema file format.
-const SchemaVersion = 2
-
-// Honeypot is the name of the field people never see and bots fill in.
-const Honeypot = "website"
+const SchemaVersion = 3
 
 // Hidden inputs the form carries besides its fields and consents.
 const (
@@ -56,6 +53,9 @@ type Schema struct {
 	Subject  string `json:"subject"`
 	Event    string `json:"event"`
 	Endpoint string `json:"endpoint"`
+	// Honeypot is the name of the text input people never see and bots
+	// fill in (site.yaml's forms.<name>.honeypot).
+	Honeypot string `json:"honeypot"`
 	// Origin is the site's origin; set when the endpoint is on another origin
 	// (CORS and cross-origin protection then allow exactly this origin).
 	Origin        string             `json:"origin,omitempty"`
@@ -107,7 +107,7 @@ type UItexts struct {
 	Back     string            `json:"back"` // link text back to the site
 	// Unavailable is shown when the submission could not be stored.
 	Unavailable string `json:"unavailable"`
-	Home        string `json:"home"` // URL of the locale's home page
+	Home        string `json:"homeURL"` // URL of the locale's home page
 }
 
 // HashText returns the hex SHA-256 of s.
@@ -141,8 +141,8 @@ func (s *Schema) Check() error {
 	if s.Endpoint == "" {
 		add("no endpoint")
 	}
-	if s.ID == "" || s.Subject == "" || s.Event == "" {
-		add("the form's element id, mail subject and event name must all be set")
+	if s.ID == "" || s.Subject == "" || s.Event == "" || s.Honeypot == "" {
+		add("the form's element id, mail subject, event name and honeypot input must all be set")
 	}
 	if len(s.Locales) == 0 {
 		add("no locales")
@@ -153,7 +153,7 @@ func (s *Schema) Check() error {
 	if s.ClauseVersion == "" {
 		add("no controller clause version")
 	}
-	seen := map[string]bool{Honeypot: true, FieldLang: true, FieldPage: true, FieldKey: true}
+	seen := map[string]bool{s.Honeypot: true, FieldLang: true, FieldPage: true, FieldKey: true}
 	for _, f := range s.Fields {
 		if seen[f.Name] || f.Name == "" {
 			add("field name %q is empty, repeated or reserved", f.Name)

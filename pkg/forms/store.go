@@ -521,7 +521,7 @@ func (s *Store) deleteWhere(ctx context.Context, cond string, arg any) (int64, e
 // forms serve; if one keeps a read transaction open longer, erasure is
 // reported as incomplete rather than claimed. PostgreSQL marks deleted rows
 // dead; autovacuum (or VACUUM) makes their space reusable but does not
-// overwrite it, so copies stay on disk until reused (README: Forms).
+// overwrite it, so copies stay on disk until reused (docs/forms.md).
 func (s *Store) scrub(ctx context.Context) error {
 	if s.dialect != SQLite {
 		return nil

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"sitegen/pkg/waittest"
+	"sitegen/internal/waittest"
 )
 
 func newSub(t testing.TB, s *Schema, key string, edit func(v map[string][]string)) *Submission {

@@ -66,7 +66,7 @@ func ParseForm(s *Schema, form url.Values) Input {
 	for _, c := range s.Consents {
 		in.Checked[c.Name] = truthy(form.Get(c.Name))
 	}
-	in.Honeypot = form.Get(Honeypot)
+	in.Honeypot = form.Get(s.Honeypot)
 	in.Lang = form.Get(FieldLang)
 	in.Page = form.Get(FieldPage)
 	in.Key = form.Get(FieldKey)
@@ -116,7 +116,7 @@ func ParseJSON(s *Schema, body []byte) (Input, error) {
 		}
 		in.Invalid[c.Name] = true
 	}
-	in.Honeypot, _ = str(Honeypot)
+	in.Honeypot, _ = str(s.Honeypot)
 	in.Lang, _ = str(FieldLang)
 	in.Page, _ = str(FieldPage)
 	in.Key, _ = str(FieldKey)

@@ -103,7 +103,7 @@ func TestParseJSON(t *testing.T) {
 func TestSpamKeptApart(t *testing.T) {
 	s := testSchema(t)
 	v := validValues()
-	v.Set(Honeypot, "http://spam.example")
+	v.Set(testHoneypot, "http://spam.example")
 	sub, _ := s.Validate(ParseForm(s, v))
 	if sub.Spam != "honeypot" {
 		t.Errorf("honeypot: spam %q", sub.Spam)

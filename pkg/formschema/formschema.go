@@ -41,7 +41,7 @@ func Build(in SiteInput, form string) (*forms.Schema, error) {
 		return nil, nil
 	}
 	def := in.Config.DefaultLocale().Code
-	s := &forms.Schema{Form: form, ID: fc.ID, Subject: fc.Subject, Event: fc.Event, Endpoint: fc.Endpoint, DefaultLocale: def,
+	s := &forms.Schema{Form: form, ID: fc.ID, Subject: fc.Subject, Event: fc.Event, Endpoint: fc.Endpoint, Honeypot: fc.Honeypot, DefaultLocale: def,
 		Clause: map[string]forms.Text{}, Thanks: map[string]string{}, UI: map[string]forms.UItexts{}}
 	// A handler on another origin gets absolute links (thank-you page,
 	// links in the texts) and allows exactly the site's origin.
@@ -97,13 +97,13 @@ func Build(in SiteInput, form string) (*forms.Schema, error) {
 		}
 		s.Clause[lang] = forms.Text{Source: f.Clause.Source, HTML: html(f.Clause), Hash: forms.HashText(f.Clause.Source)}
 		for code, key := range MessageKeys {
-			ui.Messages[code] = in.Catalog.T(lang, key)
+			ui.Messages[code] = text(in.Catalog, lang, key)
 		}
-		ui.Heading = in.Catalog.T(lang, "contact_errors_heading")
-		ui.Unavailable = in.Catalog.T(lang, "contact_msg_error")
-		ui.Honeypot = in.Catalog.T(lang, "contact_honeypot_label")
-		ui.Back = in.Catalog.T(lang, "common_go_home")
-		if e, ok := in.Plan.Lookup(lang, "home"); ok {
+		ui.Heading = text(in.Catalog, lang, KeyErrorsHeading)
+		ui.Unavailable = text(in.Catalog, lang, KeyUnavailable)
+		ui.Honeypot = text(in.Catalog, lang, KeyHoneypot)
+		ui.Back = text(in.Catalog, lang, KeyBack)
+		if e, ok := in.Plan.Home(lang); ok {
 			ui.Home = prefix + e.URL
 		}
 		s.UI[lang] = ui
@@ -121,16 +121,6 @@ func Build(in SiteInput, form string) (*forms.Schema, error) {
 		return nil, fmt.Errorf("form %s: %w", form, err)
 	}
 	return s, nil
-}
-
-// MessageKeys maps each error code to its UI string key (content/<lang>/i18n.yaml).
-var MessageKeys = map[string]string{
-	forms.CodeRequired: "contact_msg_required",
-	forms.CodeEmail:    "contact_msg_email",
-	forms.CodePhone:    "contact_msg_phone",
-	forms.CodeConsent:  "contact_msg_consent",
-	forms.CodeTooLong:  "contact_msg_too_long",
-	forms.CodeInvalid:  "contact_msg_invalid",
 }
 
 // hasDataSet reports whether any locale defines the form.

@@ -8,7 +8,7 @@ import (
 )
 
 func testSchema(name, id, endpoint string, fields ...string) *forms.Schema {
-	s := &forms.Schema{Form: name, ID: id, Endpoint: endpoint}
+	s := &forms.Schema{Form: name, ID: id, Endpoint: endpoint, Honeypot: "website"}
 	for _, f := range fields {
 		s.Fields = append(s.Fields, forms.Field{Name: f, Type: "text", Required: true, MaxLength: 40})
 	}

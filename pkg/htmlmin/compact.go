@@ -192,34 +192,7 @@ func (s *scanner) run(dst, src []byte) []byte {
 			i += j + 1
 			s.mode, s.quote = inTag, 0
 		case inTag:
-			j := i
-			for j < len(src) && (!tagStop[src[j]] || src[j] == ' ' && j+1 < len(src) && !isSpace(src[j+1]) && src[j+1] != '>') {
-				j++ // a single space before an attribute is copied as it is
-			}
-			dst = append(dst, src[i:j]...)
-			i = j
-			if i == len(src) {
-				return dst
-			}
-			switch c := src[i]; c {
-			case '"', '\'':
-				dst = append(dst, c)
-				i++
-				s.mode, s.quote = inQuote, c
-			case '>':
-				dst = append(dst, c)
-				i++
-				s.closeTag()
-			default:
-				k := i
-				for k < len(src) && isSpace(src[k]) {
-					k++
-				}
-				if k == len(src) || src[k] != '>' {
-					dst = append(dst, ' ')
-				}
-				i = k
-			}
+			dst, i = s.tagPart(dst, src, i)
 		case inText:
 			// Copy up to the next tag or line break (white space without
 			// one is left as it is in text); IndexByte is the fast scan.
@@ -267,6 +240,42 @@ func (s *scanner) run(dst, src []byte) []byte {
 		}
 	}
 	return dst
+}
+
+// tagPart copies a tag's name and attributes from src[i] up to a quote
+// (then in the quote), the tag's end (then after the tag) or white space,
+// which it collapses to one space (none before the end). It returns dst
+// and where to go on.
+func (s *scanner) tagPart(dst, src []byte, i int) ([]byte, int) {
+	j := i
+	for j < len(src) && (!tagStop[src[j]] || src[j] == ' ' && j+1 < len(src) && !isSpace(src[j+1]) && src[j+1] != '>') {
+		j++ // a single space before an attribute is copied as it is
+	}
+	dst = append(dst, src[i:j]...)
+	i = j
+	if i == len(src) {
+		return dst, i
+	}
+	switch c := src[i]; c {
+	case '"', '\'':
+		dst = append(dst, c)
+		i++
+		s.mode, s.quote = inQuote, c
+	case '>':
+		dst = append(dst, c)
+		i++
+		s.closeTag()
+	default:
+		k := i
+		for k < len(src) && isSpace(src[k]) {
+			k++
+		}
+		if k == len(src) || src[k] != '>' {
+			dst = append(dst, ' ')
+		}
+		i = k
+	}
+	return dst, i
 }
 
 // openTag handles the '<' at src[i] in text and returns dst and where to go

@@ -43,6 +43,13 @@ func (c *Catalog) Lookup(lang, key string) (string, bool) {
 	return s, ok
 }
 
+// Own returns the string for key in lang alone: no fallback, and nothing
+// recorded as a miss (for texts the caller has its own defaults of).
+func (c *Catalog) Own(lang, key string) (string, bool) {
+	s, ok := c.strings[lang][key]
+	return s, ok
+}
+
 // T returns the string, or the key itself when it is missing everywhere.
 func (c *Catalog) T(lang, key string) string {
 	if s, ok := c.Lookup(lang, key); ok {

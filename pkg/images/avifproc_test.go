@@ -17,7 +17,7 @@ import (
 
 	"github.com/gen2brain/avif"
 
-	"sitegen/pkg/waittest"
+	"sitegen/internal/waittest"
 )
 
 // slowAVIF encodes slowly (speed 1): a 500 px photo takes seconds (1000

@@ -18,8 +18,8 @@ import (
 
 	"modernc.org/quickjs"
 
+	"sitegen/internal/waittest"
 	"sitegen/pkg/diag"
-	"sitegen/pkg/waittest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/site/golden/*.golden")

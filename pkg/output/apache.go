@@ -10,9 +10,12 @@ import (
 
 // Htaccess returns Apache's rules as a .htaccess for the output root: it
 // works on shared hosting, without access to the server's configuration,
-// where the folder allows overrides (AllowOverride All, or FileInfo,
-// Indexes and Options) and mod_rewrite, mod_headers and mod_dir are on, as
-// they are on nearly every Apache host. It carries the same rules as
+// where the folder allows overrides (AllowOverride All, or at least
+// FileInfo Indexes Options) and mod_rewrite, mod_headers and mod_dir are on,
+// as they are on nearly every Apache host. Its Options line names the one
+// option it needs, without + or -: that form turns off every other option
+// (Indexes, MultiViews) and is allowed under AllowOverride Options, which
+// refuses "-MultiViews" (the host would answer 500 on every URL). It carries the same rules as
 // _nginx.conf: a 301 per alias (mod_rewrite keeps the query string), the
 // 404 and 500 pages of each locale (ErrorDocument inside <If>), the
 // headers of HeaderRules (security headers on every response, cache rules
@@ -26,9 +29,10 @@ func Htaccess(version string, headers []HeaderRule, rs []route.Redirect, nf []No
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Apache rules written by sitegen %s (host: apache). Put the output folder's\n", version)
-	b.WriteString("# contents in the document root with this file; it needs AllowOverride All and\n")
-	b.WriteString("# mod_rewrite, mod_headers and mod_dir.\n")
-	b.WriteString("Options -Indexes -MultiViews\nDirectoryIndex index.html\nDirectorySlash On\n")
+	b.WriteString("# contents in the document root with this file; it needs AllowOverride All (or\n")
+	b.WriteString("# FileInfo Indexes Options) and mod_rewrite, mod_headers and mod_dir.\n")
+	b.WriteString("# Only FollowSymLinks (which mod_rewrite needs): no listings, no MultiViews.\n")
+	b.WriteString("Options FollowSymLinks\nDirectoryIndex index.html\nDirectorySlash On\n")
 
 	// Error pages: the site's by default, each locale's under its prefix.
 	// The longest prefix is last, so it wins where prefixes nest.
@@ -83,11 +87,14 @@ func Htaccess(version string, headers []HeaderRule, rs []route.Redirect, nf []No
 	// Private files answer 404 (the server's own configuration usually
 	// forbids .ht* files before this file is read: 403).
 	var private []string
-	for _, u := range Unpublished {
+	for _, u := range Unpublished() {
 		private = append(private, regexp.QuoteMeta(strings.TrimPrefix(u, "/")))
 	}
 	for _, u := range privatePrefixes {
 		private = append(private, regexp.QuoteMeta(strings.TrimPrefix(u, "/"))+".*")
+	}
+	for _, u := range ownURLs(pages) {
+		private = append(private, regexp.QuoteMeta(strings.TrimPrefix(u, "/"))+`(index\.html)?`)
 	}
 	fmt.Fprintf(&b, "RewriteRule ^(%s)$ - [R=404,L]\n", strings.Join(private, "|"))
 	// Redirects: per-folder rules see the path without its leading slash;

@@ -2,6 +2,7 @@ package output
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -47,9 +48,11 @@ func HeaderRules(csp CSP) []HeaderRule {
 	}
 }
 
-// Unpublished are files of the output tree that are instructions for the
-// host, not pages: no host (nor the dev server) serves them.
-var Unpublished = []string{"/_headers", "/_redirects", "/" + NginxName, "/" + HtaccessName, "/" + ManifestName}
+// HtaccessName is Apache's per-folder configuration file.
+const HtaccessName = sitepath.Htaccess
+
+// sitepathForms is the folder of the form handlers' schemas.
+const sitepathForms = sitepath.Forms
 
 // NginxName is the nginx snippet in the output root.
 const NginxName = sitepath.Nginx
@@ -90,6 +93,11 @@ func Headers(rules []HeaderRule) []byte {
 type NotFound struct {
 	Prefix string // "/en"
 	Page   string // "/en/404.html"
+	// Own are the URLs of the error pages under Prefix ("/en/404/",
+	// "/en/500/"), where the build also writes them: every host that runs
+	// rules answers them 404 with Page, as it answers a miss, so an error
+	// page never answers 200.
+	Own []string
 }
 
 // RulePathError is a redirect or 404 path no hosting rule can carry safely.
@@ -183,20 +191,52 @@ func notFoundRules(nf []NotFound) ([]NotFound, error) {
 		if err := CheckRulePath(n.Page); err != nil {
 			return nil, err
 		}
+		for _, u := range n.Own {
+			if err := CheckRulePath(u); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return sorted, nil
 }
 
-// Redirects returns the _redirects file of Netlify or Cloudflare Pages.
-//
-// First the private files: Netlify answers them 404 with a forced rule
-// ("404!": a rule without "!" never applies to an existing file); Cloudflare
-// Pages accepts no 404 status, so they are rewritten (200) to a path that
-// does not exist, which it answers 404. Then a 301 per alias (both hosts
-// keep the query string). Netlify then gets each locale's 404 page for the
-// unknown paths under its prefix, the site's 404 page last; Cloudflare
-// finds the nearest 404.html by itself and would reject those lines.
-func Redirects(h Host, rs []route.Redirect, nf []NotFound) ([]byte, error) {
+// redirectsDialect is how a host reads _redirects.
+type redirectsDialect struct {
+	// hidePrivate is how a private path is hidden: "404!" answers the 404
+	// page, forced (Netlify: a rule without "!" never applies to an
+	// existing file); "200" rewrites it to a path that does not exist
+	// (Cloudflare Pages accepts no 404 status and answers that 404).
+	hidePrivate string
+	// redirect is an alias's status: "301!" where an alias may be an
+	// existing file (/en/index is /en/index.html, the home page itself).
+	redirect string
+	// notFoundRules adds each locale's 404 page for the unknown paths
+	// under its prefix, the site's last (Cloudflare finds the nearest
+	// 404.html by itself and would reject those lines).
+	notFoundRules bool
+}
+
+// redirectsAndHeaders makes the _redirects and _headers of a host that
+// reads them.
+type redirectsAndHeaders struct{}
+
+func (redirectsAndHeaders) Make(h *Host, in HostInput) (map[string][]byte, error) {
+	red, err := Redirects(h, in.Redirects, in.NotFound)
+	if err != nil {
+		return nil, err
+	}
+	return map[string][]byte{sitepath.Redirects: red, sitepath.Headers: Headers(in.Headers)}, nil
+}
+
+// Redirects returns the _redirects file of host h (which reads one): first
+// the private files, hidden as the host's dialect says, then a 301 per
+// alias (the hosts keep the query string), then the 404 pages where the
+// host needs rules for them.
+func Redirects(h *Host, rs []route.Redirect, nf []NotFound) ([]byte, error) {
+	d := h.redirects
+	if d == nil {
+		return nil, fmt.Errorf("host %s reads no _redirects", h.Name)
+	}
 	rules, err := redirectRules(rs)
 	if err != nil {
 		return nil, err
@@ -206,29 +246,32 @@ func Redirects(h Host, rs []route.Redirect, nf []NotFound) ([]byte, error) {
 		return nil, err
 	}
 	var b strings.Builder
-	for _, p := range privateRules(h) {
-		switch h {
-		case HostCloudflare:
+	for _, p := range append(privateRules(h), ownURLs(pages)...) {
+		if d.hidePrivate == "200" {
 			fmt.Fprintf(&b, "%s %s 200\n", p, missingPath)
-		default:
-			fmt.Fprintf(&b, "%s %s 404!\n", p, notFoundOf(pages, p))
+		} else {
+			fmt.Fprintf(&b, "%s %s %s\n", p, notFoundOf(pages, p), d.hidePrivate)
 		}
 	}
-	// Netlify serves an existing file before a rule without "!", and some
-	// aliases have one: /en/index is /en/index.html, the home page itself.
-	status := "301"
-	if h == HostNetlify {
-		status = "301!"
-	}
 	for _, r := range rules {
-		fmt.Fprintf(&b, "%s %s %s\n", r[0], r[1], status)
+		fmt.Fprintf(&b, "%s %s %s\n", r[0], r[1], d.redirect)
 	}
-	if h != HostCloudflare {
+	if d.notFoundRules {
 		for _, n := range pages {
 			fmt.Fprintf(&b, "%s/* %s 404\n", n.Prefix, n.Page)
 		}
 	}
 	return []byte(b.String()), nil
+}
+
+// ownURLs are the error pages' own URLs (NotFound.Own), sorted.
+func ownURLs(pages []NotFound) []string {
+	var out []string
+	for _, n := range pages {
+		out = append(out, n.Own...)
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
 }
 
 // missingPath is a path no output holds (sitepath reserves /_sitegen):
@@ -255,49 +298,10 @@ func Nginx(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFo
 	if err != nil {
 		return nil, err
 	}
-	notFoundOf := func(p string) string {
-		for _, n := range pages {
-			if n.Prefix == "" || p == n.Prefix || strings.HasPrefix(p, n.Prefix+"/") {
-				return n.Page
-			}
-		}
-		return ""
-	}
-	serverErrorOf := func(p string) string {
-		for _, n := range errPages {
-			if n.Prefix == "" || p == n.Prefix || strings.HasPrefix(p, n.Prefix+"/") {
-				return n.Page
-			}
-		}
-		return ""
-	}
-
-	// headersOf is what HeaderRules set on every path a location matches:
-	// for an exact location its path; for a prefix location ("/en/") the
-	// rules whose prefix covers it.
-	// A path no rule gives a Cache-Control (the pages) gets Revalidate:
-	// without it nginx sends none, and browsers cache HTML heuristically.
-	headersOf := func(match, p string) []Header {
-		var hs []Header
-		for _, r := range headers {
-			prefix, splat := strings.CutSuffix(r.Pattern, "*")
-			if match == "=" && r.Matches(p) || match != "=" && splat && strings.HasPrefix(p, prefix) {
-				hs = append(hs, r.Headers...)
-			}
-		}
-		return withCacheControl(hs)
-	}
-	writeHeaders := func(b *strings.Builder, indent string, hs []Header) {
-		for _, h := range hs {
-			// Security headers go on every response; cache rules only on
-			// successful ones (a 404 must not be cached for a year).
-			always := " always"
-			if strings.EqualFold(h.Name, "Cache-Control") {
-				always = ""
-			}
-			fmt.Fprintf(b, "%sadd_header %s \"%s\"%s;\n", indent, h.Name, h.Value, always)
-		}
-	}
+	notFoundOf := func(p string) string { return pageFor(pages, p) }
+	serverErrorOf := func(p string) string { return pageFor(errPages, p) }
+	headersOf := func(match, p string) []Header { return nginxHeaders(headers, match, p) }
+	writeHeaders := writeNginxHeaders
 	serverHeaders := headersOf("", "/")
 
 	var b strings.Builder
@@ -337,8 +341,13 @@ func Nginx(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFo
 		}
 		b.WriteString("}\n")
 	}
-	for _, u := range Unpublished {
+	for _, u := range Unpublished() {
 		location("=", u, "return 404;")
+	}
+	for _, u := range ownURLs(pages) { // with the 404 page of their locale
+		body := append(notFoundLine(notFoundOf(u), notFoundOf("/")), "return 404;")
+		location("=", u, body...)
+		location("=", u+"index.html", body...)
 	}
 	for _, u := range privatePrefixes {
 		location("^~", u, "return 404;")
@@ -372,6 +381,46 @@ func Nginx(version string, headers []HeaderRule, rs []route.Redirect, nf []NotFo
 		return nil, dup
 	}
 	return []byte(b.String()), nil
+}
+
+// pageFor is the error page of path p among pages (sorted longest prefix
+// first), or "".
+func pageFor(pages []NotFound, p string) string {
+	for _, n := range pages {
+		if n.Prefix == "" || p == n.Prefix || strings.HasPrefix(p, n.Prefix+"/") {
+			return n.Page
+		}
+	}
+	return ""
+}
+
+// nginxHeaders is what HeaderRules set on every path an nginx location
+// matches: for an exact location its path; for a prefix location ("/en/")
+// the rules whose prefix covers it. A path no rule gives a Cache-Control
+// (the pages) gets Revalidate: without it nginx sends none, and browsers
+// cache HTML heuristically.
+func nginxHeaders(headers []HeaderRule, match, p string) []Header {
+	var hs []Header
+	for _, r := range headers {
+		prefix, splat := strings.CutSuffix(r.Pattern, "*")
+		if match == "=" && r.Matches(p) || match != "=" && splat && strings.HasPrefix(p, prefix) {
+			hs = append(hs, r.Headers...)
+		}
+	}
+	return withCacheControl(hs)
+}
+
+// writeNginxHeaders writes add_header lines: security headers on every
+// response, cache rules only on successful ones (a 404 must not be cached
+// for a year).
+func writeNginxHeaders(b *strings.Builder, indent string, hs []Header) {
+	for _, h := range hs {
+		always := " always"
+		if strings.EqualFold(h.Name, "Cache-Control") {
+			always = ""
+		}
+		fmt.Fprintf(b, "%sadd_header %s \"%s\"%s;\n", indent, h.Name, h.Value, always)
+	}
 }
 
 // checkedRules checks and orders what a server's rule file is made of: the

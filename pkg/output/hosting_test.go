@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"sitegen/pkg/config"
 	"sitegen/pkg/route"
 )
 
@@ -192,7 +191,7 @@ var locales404 = []NotFound{{Prefix: "/pl", Page: "/pl/404.html"}, {Page: "/404.
 func TestRedirectsLocale404(t *testing.T) {
 	rs := []route.Redirect{{From: "/old/", To: "/pl/new/"}}
 	for _, tc := range []struct {
-		host Host
+		host *Host
 		want string
 	}{
 		// Netlify's aliases are forced: a file at the path (/en/index is
@@ -302,7 +301,7 @@ func TestNginxReadsBack(t *testing.T) {
 	if !reflect.DeepEqual(got.Headers["^~ /_assets/"], HeadersFor(testRules, "/_assets/x.js")) {
 		t.Errorf("asset headers = %v", got.Headers["^~ /_assets/"])
 	}
-	for _, u := range Unpublished {
+	for _, u := range Unpublished() {
 		if _, ok := got.Headers["= "+u]; !ok {
 			t.Errorf("no location hides %s", u)
 		}
@@ -420,14 +419,14 @@ var testRules = HeaderRules(CSP{Script: []string{"https://tags.example.test"}, C
 func TestRuleFilesPerHost(t *testing.T) {
 	in := HostInput{Version: "test", Headers: testRules, Redirects: []route.Redirect{{From: "/old/", To: "/pl/new/"}},
 		NotFound: locales404, ServerError: []NotFound{{Page: "/500.html"}, {Prefix: "/en", Page: "/en/500.html"}}}
-	want := map[Host][]string{
+	want := map[*Host][]string{
 		HostStatic:     nil,
 		HostNetlify:    {"_headers", "_redirects"},
 		HostCloudflare: {"_headers", "_redirects"},
 		HostNginx:      {"_nginx.conf"},
 		HostApache:     {".htaccess"},
 	}
-	for _, name := range config.HostNames {
+	for _, name := range HostNames() {
 		h, err := ParseHost(name)
 		if err != nil {
 			t.Fatal(err)
@@ -449,7 +448,10 @@ func TestRuleFilesPerHost(t *testing.T) {
 		}
 	}
 	if h, err := ParseHost(""); err != nil || h != DefaultHost {
-		t.Errorf("ParseHost(\"\") = %q, %v", h, err)
+		t.Errorf("ParseHost(\"\") = %v, %v", h, err)
+	}
+	if got, want := strings.Join(Unpublished(), " "), "/_headers /_redirects /_nginx.conf /.htaccess /.sitegen-manifest.json"; got != want {
+		t.Errorf("Unpublished() = %s, want %s", got, want)
 	}
 	if _, err := ParseHost("vercel"); err == nil || !strings.Contains(err.Error(), "one of static, netlify") {
 		t.Errorf("ParseHost(vercel) = %v", err)

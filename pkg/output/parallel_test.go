@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"sitegen/pkg/waittest"
+	"sitegen/internal/waittest"
 )
 
 // TestParallelWrites writes a tree from many goroutines at once, as the

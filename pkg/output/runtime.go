@@ -142,13 +142,13 @@ func IslandNames(is []RSCIsland) []string {
 }
 
 // AnalyticsSources are the CSP sources the configured analytics need: none
-// without a tag; with one, the script origin site.yaml names for scripts,
-// and it and the data origins for images and connections (hits from the
-// tags).
+// without scripts; with them, the scripts' origins for scripts, and they and
+// the data origins for images and connections (the scripts' hits).
 func AnalyticsSources(a config.Analytics) CSP {
 	if !a.Enabled() {
 		return CSP{}
 	}
-	both := append([]string{a.ScriptOrigin}, a.DataOrigins...)
-	return CSP{Script: []string{a.ScriptOrigin}, Img: both, Connect: slices.Clone(both)}
+	scripts := a.ScriptOrigins()
+	both := append(slices.Clone(scripts), a.DataOrigins...)
+	return CSP{Script: scripts, Img: both, Connect: slices.Clone(both)}
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // TestAnalyticsSources: the CSP allows exactly the hosts the configured
-// analytics need, and none without a tag.
+// analytics scripts need, and none without a script.
 func TestAnalyticsSources(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -17,11 +17,14 @@ func TestAnalyticsSources(t *testing.T) {
 		want []string
 	}{
 		{"none", config.Analytics{}, nil},
-		{"tag manager", config.Analytics{TagManager: "GTM-ABC1234", ScriptOrigin: "https://www.googletagmanager.com", DataOrigins: []string{"https://*.google-analytics.com", "https://*.analytics.google.com"}},
+		{"tag manager", config.Analytics{Scripts: []string{"https://www.googletagmanager.com/gtm.js?id=GTM-ABC1234"}, Params: map[string]string{"gtm": "GTM-ABC1234"},
+			DataOrigins: []string{"https://*.google-analytics.com", "https://*.analytics.google.com"}},
 			[]string{"https://www.googletagmanager.com", "https://*.google-analytics.com", "https://*.analytics.google.com"}},
-		{"analytics", config.Analytics{MeasurementID: "G-ABC1234", ScriptOrigin: "https://www.googletagmanager.com", DataOrigins: []string{"https://*.google-analytics.com"}},
+		{"two scripts, one origin", config.Analytics{Scripts: []string{"https://www.googletagmanager.com/gtm.js?id=GTM-ABC1234", "https://www.googletagmanager.com/gtag/js?id=G-ABC1234"},
+			DataOrigins: []string{"https://*.google-analytics.com"}},
 			[]string{"https://www.googletagmanager.com", "https://*.google-analytics.com"}},
-		{"another vendor", config.Analytics{TagManager: "GTM-ABC1234", ScriptOrigin: "https://tags.example.com"}, []string{"https://tags.example.com"}},
+		{"another vendor", config.Analytics{Scripts: []string{"https://counter.example.com/count.js", "https://cdn.example.net/extra.js"}},
+			[]string{"https://counter.example.com", "https://cdn.example.net"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			csp := AnalyticsSources(c.a).String()

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"sitegen/pkg/waittest"
+	"sitegen/internal/waittest"
 )
 
 // The kill test re-runs this test binary as a child that builds a tree and

@@ -259,7 +259,7 @@ func isZero(v any) bool {
 
 // section renders templates/sections/<type>.html for one section.
 func (r *Renderer) section(st *execState, s content.Section, pc *PageContext) (template.HTML, error) {
-	if s.Type == "body" {
+	if r.isBody(s) {
 		return pc.Page.Content, nil
 	}
 	sc := SectionContext{S: s, P: pc}
@@ -282,7 +282,7 @@ func (r *Renderer) sections(st *execState, pc *PageContext) (template.HTML, erro
 	var b strings.Builder
 	hasBody := false
 	for _, s := range pc.Page.Sections {
-		if s.Type == "body" {
+		if r.isBody(s) {
 			hasBody = true
 		}
 		h, err := r.section(st, s, pc)
@@ -301,18 +301,34 @@ func (r *Renderer) sections(st *execState, pc *PageContext) (template.HTML, erro
 	return template.HTML(b.String()), nil
 }
 
+// isBody reports whether s is of the site's body section type (site.yaml
+// markdown.bodySection).
+func (r *Renderer) isBody(s content.Section) bool {
+	return s.Type != "" && s.Type == r.bodySection()
+}
+
+// bodySection is the site's body section type, "" for none.
+func (r *Renderer) bodySection() string {
+	if r.opts.Config == nil {
+		return ""
+	}
+	return r.opts.Config.Markdown.BodySection
+}
+
 // trailingBody renders the Markdown body that no body section places: with
-// templates/sections/body.html when the site has one (context .P, the page,
-// and .S, a section of type body), else as it is. How a body looks is the
-// site's business, not the engine's.
+// templates/sections/<body section type>.html when the site names a body
+// section type and has that template (context .P, the page, and .S, a
+// section of that type), else as it is. How a body looks is the site's
+// business, not the engine's.
 func (r *Renderer) trailingBody(st *execState, pc *PageContext) (template.HTML, error) {
-	const name = "sections/body.html"
-	if !r.HasTemplate(name) {
+	typ := r.bodySection()
+	name := "sections/" + typ + ".html"
+	if typ == "" || !r.HasTemplate(name) {
 		return pc.Page.Content, nil
 	}
 	t := st.set.layouts[pc.Page.Layout]
 	r.template(st.deps, pc.Page.Layout, name)
-	sc := SectionContext{S: content.Section{Type: "body"}, P: pc}
+	sc := SectionContext{S: content.Section{Type: typ}, P: pc}
 	return st.execNested(name, func(b *strings.Builder) error { return t.ExecuteTemplate(b, name, sc) })
 }
 

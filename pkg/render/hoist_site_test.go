@@ -12,11 +12,11 @@ import (
 	"sync"
 	"testing"
 
+	"sitegen/internal/waittest"
 	"sitegen/pkg/build"
 	"sitegen/pkg/internal/treetest"
 	"sitegen/pkg/render"
 	"sitegen/pkg/route"
-	"sitegen/pkg/waittest"
 )
 
 // copySite copies the named files and folders of the site at src into a

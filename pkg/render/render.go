@@ -559,7 +559,7 @@ func (r *Renderer) PageScripts(hydrated []string) []string {
 const LateLoader = `addEventListener("load",function(){requestAnimationFrame(function(){setTimeout(function(){` +
 	`document.querySelectorAll("template[data-sg-late]").forEach(function(t){[].forEach.call(t.content.children,function(o){` +
 	`var e=document.createElement(o.localName);[].forEach.call(o.attributes,function(a){e.setAttribute(a.name,a.value)});` +
-	`if(e.localName=="script")e.async=!1;document.head.appendChild(e)})})})})})`
+	`if(e.localName=="script"){e.async=!1;e.onerror=function(){(self.sgFailed=self.sgFailed||[]).push(e.src)}}document.head.appendChild(e)})})})})})`
 
 // scriptTags loads the runtime and the island loader, and preloads the code
 // of the islands that hydrate at once (load, idle); the code of visible and

@@ -15,6 +15,7 @@ import (
 	"sitegen/pkg/content"
 	"sitegen/pkg/diag"
 	"sitegen/pkg/sitepath"
+	"sitegen/pkg/yamlx"
 )
 
 // Entry is one page at one URL.
@@ -30,8 +31,10 @@ type Entry struct {
 	// Fallback is true when the page is shown from the default locale because
 	// this locale lacks it.
 	Fallback bool
-	// Root is true for "/", the default locale's home shown at the site root.
-	Root bool
+	// Home is true for a locale's home page: the page with the empty slug,
+	// at the locale's prefix. Root is true for "/", the default locale's
+	// home shown at the site root.
+	Home, Root bool
 	// Error is true for the site's error pages (site.yaml errorPages),
 	// NotFound for the one served for unknown paths.
 	Error, NotFound bool
@@ -146,8 +149,8 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 			p.Fallbacks = append(p.Fallbacks, Fallback{Lang: l.Code, ID: id, From: defPages[id].File})
 		}
 	}
-	if home, ok := p.byID[def.Code]["home"]; ok {
-		add(&Entry{ID: home.ID, Lang: def.Code, Page: home.Page, URL: "/", PageData: "index", Root: true})
+	if home, ok := p.Home(def.Code); ok {
+		add(&Entry{ID: home.ID, Lang: def.Code, Page: home.Page, URL: "/", PageData: "index", Home: true, Root: true})
 	}
 
 	// Aliases, from pages in the locale they were written in.
@@ -159,24 +162,35 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 			p.addRedirect(&errs, Redirect{From: dirURL(a.Path), To: e.URL, Pos: a.Pos})
 		}
 	}
-	// Legacy short paths redirect to the default locale's page.
-	legacyKeys := make([]string, 0, len(cfg.LegacyPaths))
-	for k := range cfg.LegacyPaths {
-		legacyKeys = append(legacyKeys, k)
-	}
-	sort.Strings(legacyKeys)
-	for _, k := range legacyKeys {
-		id := cfg.LegacyPaths[k]
-		e, ok := p.byID[def.Code][id]
-		if !ok {
-			errs.Add(diag.New(cfg.LegacyPos[k], "legacy path %s names page id %q, which does not exist", k, id))
-			continue
+	p.addLegacy(&errs, cfg)
+	if id := cfg.ServiceWorker.Offline; id != "" {
+		if _, ok := p.byID[def.Code][id]; !ok {
+			errs.Add(diag.New(cfg.ServiceWorker.OfflinePos, "serviceWorker.offlinePage names page id %q, which does not exist", id).
+				WithHint("add the page to content/%s/, or leave offlinePage out when the site has no offline page", def.Code))
 		}
-		p.addRedirect(&errs, Redirect{From: dirURL(k), To: e.URL, Pos: cfg.LegacyPos[k]})
 	}
 	sort.Slice(p.Entries, func(i, j int) bool { return p.Entries[i].URL < p.Entries[j].URL })
 	sort.Slice(p.Redirects, func(i, j int) bool { return p.Redirects[i].From < p.Redirects[j].From })
 	return p, errs.Err()
+}
+
+// addLegacy adds site.yaml's legacy short paths: each redirects to the
+// default locale's page of its id.
+func (p *Plan) addLegacy(errs *diag.List, cfg *config.Config) {
+	keys := make([]string, 0, len(cfg.LegacyPaths))
+	for k := range cfg.LegacyPaths {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		id := cfg.LegacyPaths[k]
+		e, ok := p.byID[p.Default.Code][id]
+		if !ok {
+			errs.Add(diag.New(cfg.LegacyPos[k], "legacy path %s names page id %q, which does not exist", k, id))
+			continue
+		}
+		p.addRedirect(errs, Redirect{From: dirURL(k), To: e.URL, Pos: cfg.LegacyPos[k]})
+	}
 }
 
 func (p *Plan) addRedirect(errs *diag.List, r Redirect) {
@@ -210,7 +224,7 @@ func newEntry(l config.Locale, pg *content.Page, fallback bool) *Entry {
 	if pg.Path() != "" {
 		url += pg.Path() + "/"
 	}
-	return &Entry{ID: pg.ID, Lang: l.Code, Page: pg, URL: url, PageData: strings.Trim(url, "/"), Fallback: fallback}
+	return &Entry{ID: pg.ID, Lang: l.Code, Page: pg, URL: url, PageData: strings.Trim(url, "/"), Fallback: fallback, Home: pg.Path() == ""}
 }
 
 // dirURL normalizes a site path to the directory form with a trailing slash.
@@ -226,6 +240,18 @@ func dirURL(p string) string {
 func (p *Plan) Lookup(lang, id string) (*Entry, bool) {
 	e, ok := p.byID[lang][id]
 	return e, ok
+}
+
+// Home returns lang's home page: the page at the locale's prefix (the one
+// with the empty slug), whatever its id.
+func (p *Plan) Home(lang string) (*Entry, bool) {
+	for _, l := range p.Locales {
+		if l.Code == lang {
+			e, ok := p.byURL[l.Prefix+"/"]
+			return e, ok
+		}
+	}
+	return nil, false
 }
 
 // ByURL returns the entry at a site path.
@@ -300,9 +326,20 @@ func (p *Plan) Resolve(lang, target string) (string, error) {
 	return "", diag.Diagnostic{Message: fmt.Sprintf("relative link %q", target), Hint: "use ref:<page-id>, an absolute path or a full URL"}
 }
 
+// suggest is the hint for an unknown page id: the locale that has it, or
+// the nearest id of lang's pages (a typo: "fed" for "feed").
 func (p *Plan) suggest(lang, id string) string {
 	for _, e := range p.Variants(id) {
 		return fmt.Sprintf("page %q exists only in %s", id, e.Lang)
+	}
+	ids := make([]string, 0, len(p.byID[lang]))
+	for known := range p.byID[lang] {
+		ids = append(ids, known)
+	}
+	sort.Strings(ids) // the same hint every run when two ids are as near
+	// A short id is near every other short id: at most one edit in three.
+	if c := yamlx.Closest(id, ids); c != "" && yamlx.Distance(id, c) <= max(1, len(id)/3) {
+		return fmt.Sprintf("did you mean %q?", c)
 	}
 	return "page ids are the id: fields of the Markdown files"
 }

@@ -68,7 +68,9 @@ func TestResolve(t *testing.T) {
 		{"pl", "https://example.org/x", "https://example.org/x", ""},
 		{"pl", "mailto:a@b.pl", "mailto:a@b.pl", ""},
 		{"pl", "tel:+48221234567", "tel:+48221234567", ""},
-		{"pl", "ref:nope", "", "unknown page id"},
+		{"pl", "ref:nope", "", `unknown page id "nope" (hint: page ids are the id: fields`},
+		{"en", "ref:contcat", "", `unknown page id "contcat" (hint: did you mean "contact"?)`},
+		{"en", "ref:hom", "", `(hint: did you mean "home"?)`},
 		{"pl", "/nie/ma", "", "no page, redirect or file"},
 		{"pl", "kontakt.html", "", "relative link"},
 		{"pl", "//evil.example", "", "protocol-relative"},
@@ -122,5 +124,37 @@ func TestPlan(t *testing.T) {
 	}
 	if e, _ := p.Lookup("en", "only-pl"); e == nil || !e.Fallback || e.Page.Lang != "pl" {
 		t.Errorf("only-pl in en should be a fallback to the Polish page: %+v", e)
+	}
+}
+
+// TestHomeAndOffline: the home page is the page with the empty slug,
+// whatever its id, and the site root shows the default locale's; a
+// locale without its own takes the default locale's as a fallback.
+// serviceWorker.offlinePage must name a page.
+func TestHomeAndOffline(t *testing.T) {
+	cfg, err := config.Parse([]byte("baseURL: https://example.test\ntitle: T\nlocales:\n  - {code: de, name: D, prefix: /de, default: true}\n  - {code: fr, name: F, prefix: /fr}\nserviceWorker: {offlinePage: hors-ligne}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := &content.Source{Locales: map[string]*content.Locale{
+		"de": {Pages: []*content.Page{
+			page(t, "de", "content/de/start.md", "---\nid: start\nslug: \"\"\ntitle: a\ndescription: b\n---\n"),
+			page(t, "de", "content/de/home.md", "---\nid: home\ntitle: a\ndescription: b\n---\n"),
+		}},
+	}}
+	p, err := Build(cfg, src, nil)
+	if err == nil || !strings.Contains(err.Error(), `site.yaml:6:`) || !strings.Contains(err.Error(), `serviceWorker.offlinePage names page id "hors-ligne"`) {
+		t.Errorf("offline page that does not exist: %v", err)
+	}
+	for _, c := range []struct{ lang, url string }{{"de", "/de/"}, {"fr", "/fr/"}} {
+		if e, ok := p.Home(c.lang); !ok || e.ID != "start" || e.URL != c.url || !e.Home {
+			t.Errorf("Home(%s) = %+v, %t; want start at %s", c.lang, e, ok, c.url)
+		}
+	}
+	if r, ok := p.ByURL("/"); !ok || r.ID != "start" || !r.Root || !r.Home {
+		t.Errorf("/ is %+v, %t; want start", r, ok)
+	}
+	if e, _ := p.Lookup("de", "home"); e == nil || e.Home {
+		t.Errorf("the page of id home at %+v is taken for the home page", e)
 	}
 }

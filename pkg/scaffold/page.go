@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,6 +19,7 @@ import (
 	"sitegen/pkg/content"
 	"sitegen/pkg/diag"
 	"sitegen/pkg/render"
+	"sitegen/pkg/route"
 	"sitegen/pkg/schema"
 	"sitegen/pkg/sitefs"
 )
@@ -93,6 +95,7 @@ func NewPage(ctx context.Context, o PageOptions) ([]string, error) {
 	}
 	var errs diag.List
 	files := map[string][]byte{}
+	added := map[string]*content.Page{}
 	for _, lang := range langs {
 		slug := o.Slugs[lang]
 		rel := slug + ".md"
@@ -107,27 +110,16 @@ func NewPage(ctx context.Context, o PageOptions) ([]string, error) {
 		}
 		// The new file must parse like any page: this checks the id and
 		// the slug with the very rules of a build.
-		if _, perrs := content.ParsePage(file, lang, rel, text); len(perrs) > 0 {
+		pg, perrs := content.ParsePage(file, lang, rel, text)
+		if len(perrs) > 0 {
 			return nil, fmt.Errorf("%w: %v", ErrUsage, perrs[0].Message)
 		}
-		loc, _ := cfg.Locale(lang)
-		url := loc.Prefix + "/" + slug + "/"
-		for _, p := range src.Locales[lang].Pages {
-			if p.ID == o.ID {
-				errs.Add(diag.New(p.Pos, "page id %q is taken in %s by this page", o.ID, lang))
-			}
-			if loc.Prefix+"/"+p.Path()+"/" == url || (p.Path() == "" && url == loc.Prefix+"//") {
-				errs.Add(diag.New(p.Pos, "path %s is taken by page %q", url, p.ID))
-			}
-			for _, a := range p.Aliases {
-				if strings.TrimSuffix(a.Path, "/")+"/" == url {
-					errs.Add(diag.New(a.Pos, "path %s is an alias of page %q", url, p.ID))
+		added[lang] = pg
+		if src.Locales[lang] != nil {
+			for _, p := range src.Locales[lang].Pages {
+				if p.ID == o.ID {
+					errs.Add(diag.New(p.Pos, "page id %q is taken in %s by this page", o.ID, lang))
 				}
-			}
-		}
-		for k, id := range cfg.LegacyPaths {
-			if k+"/" == url {
-				errs.Add(diag.New(cfg.LegacyPos[k], "path %s is a legacy path of page %q", url, id))
 			}
 		}
 		if _, err := fs.Stat(fsys, file); err == nil {
@@ -135,6 +127,7 @@ func NewPage(ctx context.Context, o PageOptions) ([]string, error) {
 		}
 		files[file] = text
 	}
+	errs.Merge(routeConflicts(cfg, src, added))
 	if len(errs) > 0 {
 		return nil, errs.Err()
 	}
@@ -154,6 +147,53 @@ func NewPage(ctx context.Context, o PageOptions) ([]string, error) {
 		written = append(written, f)
 	}
 	return written, nil
+}
+
+// routeConflicts are what the route plan reports once the new pages join
+// the site (a path another page, an alias, a legacy path or a generated
+// file has) beyond what it reports without them: the new pages' URLs are
+// the ones a build gives them, by the build's own rules.
+func routeConflicts(cfg *config.Config, src *content.Source, added map[string]*content.Page) diag.List {
+	_, before := route.Build(cfg, src, nil)
+	known := map[string]bool{}
+	for _, d := range diagsOf(before) {
+		known[d.Error()] = true
+	}
+	with := &content.Source{Locales: map[string]*content.Locale{}}
+	for lang, loc := range src.Locales {
+		with.Locales[lang] = loc
+	}
+	for lang, pg := range added {
+		loc := &content.Locale{}
+		if old := src.Locales[lang]; old != nil {
+			*loc = *old
+		}
+		loc.Pages = append(slices.Clone(loc.Pages), pg)
+		with.Locales[lang] = loc
+	}
+	_, after := route.Build(cfg, with, nil)
+	var errs diag.List
+	for _, d := range diagsOf(after) {
+		if !known[d.Error()] {
+			errs.Add(d)
+		}
+	}
+	return errs
+}
+
+// diagsOf returns the diagnostics an error carries.
+func diagsOf(err error) diag.List {
+	var list diag.List
+	var d diag.Diagnostic
+	switch {
+	case err == nil:
+	case errors.As(err, &list):
+	case errors.As(err, &d):
+		list = diag.List{d}
+	default:
+		list = diag.List{diag.New(diag.Pos{}, "%v", err)}
+	}
+	return list
 }
 
 func frontMatter(id, slug, title, layout string) ([]byte, error) {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"sitegen/pkg/config"
@@ -94,5 +95,46 @@ func TestNewPageOnEverySite(t *testing.T) {
 				t.Error("a second page with the same id was written")
 			}
 		})
+	}
+}
+
+// TestNewPageConflicts: a new page's URL is the one route.Build gives it
+// with the site's pages: a path another page has, an alias or a generated
+// file is refused at the place that holds it, and nothing is written; a
+// conflict the site already had is not the new page's.
+func TestNewPageConflicts(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("site.yaml", "baseURL: https://example.test\ntitle: T\nlocales:\n  - {code: de, name: D, prefix: /de, default: true}\n  - {code: fr, name: F, prefix: /fr}\n")
+	write("templates/base.html", `{{ block "main" . }}{{ end }}`)
+	write("templates/layouts/page.html", `{{ define "main" }}{{ .Page.Content }}{{ end }}`)
+	write("content/de/start.md", "---\nid: start\nslug: \"\"\ntitle: a\ndescription: b\n---\n")
+	write("content/de/kontakt.md", "---\nid: kontakt\nslug: ueber/kontakt\ntitle: a\ndescription: b\naliases: [/de/alt]\n---\n")
+	for _, c := range []struct{ id, de, fr, want string }{
+		{"a", "ueber/kontakt", "a", `content/de/ueber/kontakt.md:2:5: page "a" and page "kontakt" are both at /de/ueber/kontakt/`},
+		{"b", "alt", "b", `content/de/kontakt.md:6:11: alias /de/alt is the path of page "b"`},
+		{"c", "c", "c", ""},
+		{"d", "d", "ueber/kontakt", ""}, // fr has no kontakt of its own: its fallback gives way
+	} {
+		slugs := map[string]string{"de": c.de, "fr": c.fr}
+		files, err := NewPage(context.Background(), PageOptions{Source: dir, ID: c.id, Layout: "page", Slugs: slugs})
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%v: %v", slugs, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) || len(files) != 0 {
+			t.Errorf("%v: wrote %v, error %v; want %q", slugs, files, err, c.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "content", "de", filepath.FromSlash(c.de)+".md")); err == nil && c.de != "ueber/kontakt" {
+			t.Errorf("%v: written despite the conflict", slugs)
+		}
 	}
 }

@@ -26,7 +26,7 @@ var pageKeys = []fmKey{
 		"description": `Path under the locale prefix, lower-case segments without leading or trailing slash; "" is the home. Default: from the file name.`}},
 	{"title", true, scalarText("<title> and the default h1.")},
 	{"description", true, scalarText("The meta description (one or two sentences).")},
-	{"keywords", false, scalarText("Meta keywords, emitted only when not empty.")},
+	{"keywords", false, scalarText("Meta keywords (.Page.Keywords; the templates decide how they are written).")},
 	{"layout", false, map[string]any{"type": "string", "description": `templates/layouts/<layout>.html; default "page".`}},
 	{"aliases", false, map[string]any{"type": "array", "items": map[string]any{"type": "string", "pattern": "^/"},
 		"description": "Clean absolute site paths that redirect to the page."}},

@@ -1,8 +1,9 @@
 // Package starter holds the starter site that `sitegen init` writes: two
 // locales, a base template with canonical and hreflang links and a language
 // switcher, a home and an about page, 404 and 500 pages, a schema with one
-// record type and a data set, one island (unless Options.NoIslands) and a
-// stylesheet.
+// record type and a data set, one island with its package.json and
+// package-lock.json (unless Options.NoIslands), a stylesheet, a favicon and
+// a .gitignore.
 package starter
 
 import (
@@ -30,14 +31,15 @@ var renamed = map[string]string{"gitignore": ".gitignore"}
 
 // Options choose the starter's parts.
 type Options struct {
-	// NoIslands leaves the island out (and package.json: no npm install).
+	// NoIslands leaves the island out (and package.json with its lock
+	// file: no npm install).
 	NoIslands bool
 }
 
 // withIslands are the files only a site with islands has; noIslands maps
 // files to their version without islands (under noislands/).
 var (
-	withIslands = map[string]bool{"assets/islands/Counter.jsx": true, "package.json": true}
+	withIslands = map[string]bool{"assets/islands/Counter.jsx": true, "package.json": true, "package-lock.json": true}
 	noIslands   = map[string]string{"templates/layouts/home.html": "noislands/home.html"}
 )
 

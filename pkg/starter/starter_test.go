@@ -1,7 +1,9 @@
 package starter
 
 import (
+	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,8 +17,8 @@ func TestWrite(t *testing.T) {
 		opts      Options
 		has, lack []string
 	}{
-		{"islands", Options{}, []string{".gitignore", "package.json", "assets/islands/Counter.jsx", ".vscode/settings.json"}, []string{"gitignore"}},
-		{"no islands", Options{NoIslands: true}, []string{".gitignore", ".vscode/settings.json", "templates/layouts/home.html"}, []string{"package.json", "assets/islands/Counter.jsx"}},
+		{"islands", Options{}, []string{".gitignore", "package.json", "package-lock.json", "assets/islands/Counter.jsx", ".vscode/settings.json", "assets/static/favicon.svg"}, []string{"gitignore"}},
+		{"no islands", Options{NoIslands: true}, []string{".gitignore", ".vscode/settings.json", "templates/layouts/home.html", "assets/static/favicon.svg"}, []string{"package.json", "package-lock.json", "assets/islands/Counter.jsx"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "new", "site")
@@ -62,5 +64,42 @@ func TestWriteRefusesAFile(t *testing.T) {
 	}
 	if _, err := Write(f, Options{}); err == nil {
 		t.Error("wrote into a file")
+	}
+}
+
+// TestLockFileMatches: the starter's package-lock.json pins exactly the
+// packages of its package.json, at their versions, so `npm ci` installs
+// them and the two cannot drift apart (regenerate the lock file with
+// `npm install --package-lock-only` in a copy of site/).
+func TestLockFileMatches(t *testing.T) {
+	var pkg struct {
+		Name         string            `json:"name"`
+		Dependencies map[string]string `json:"dependencies"`
+	}
+	var lock struct {
+		Name     string `json:"name"`
+		Packages map[string]struct {
+			Version      string            `json:"version"`
+			Integrity    string            `json:"integrity"`
+			Dependencies map[string]string `json:"dependencies"`
+		} `json:"packages"`
+	}
+	for name, v := range map[string]any{"site/package.json": &pkg, "site/package-lock.json": &lock} {
+		b, err := files.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, v); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if lock.Name != pkg.Name || !maps.Equal(lock.Packages[""].Dependencies, pkg.Dependencies) {
+		t.Errorf("package-lock.json is for %s %v, package.json is %s %v", lock.Name, lock.Packages[""].Dependencies, pkg.Name, pkg.Dependencies)
+	}
+	for name, version := range pkg.Dependencies {
+		p := lock.Packages["node_modules/"+name]
+		if p.Version != version || p.Integrity == "" {
+			t.Errorf("package-lock.json pins %s at %q (integrity %q), package.json asks for %s", name, p.Version, p.Integrity, version)
+		}
 	}
 }

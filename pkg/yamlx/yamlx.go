@@ -188,35 +188,9 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, field string) {
 	case reflect.Struct:
 		d.structure(n, v, field)
 	case reflect.Slice:
-		if n.Tag == "!!null" {
-			return
-		}
-		if n.Kind != yaml.SequenceNode {
-			d.fail(n, "%sexpected a list, got %s", where(field), kindName(n))
-			return
-		}
-		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
-		for i, item := range n.Content {
-			d.value(item, s.Index(i), fmt.Sprintf("%s[%d]", field, i))
-		}
-		v.Set(s)
+		d.list(n, v, field)
 	case reflect.Map:
-		if n.Tag == "!!null" {
-			return
-		}
-		if n.Kind != yaml.MappingNode {
-			d.fail(n, "%sexpected a mapping, got %s", where(field), kindName(n))
-			return
-		}
-		m := reflect.MakeMapWithSize(v.Type(), len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := reflect.New(v.Type().Key()).Elem()
-			d.value(n.Content[i], k, field)
-			e := reflect.New(v.Type().Elem()).Elem()
-			d.value(n.Content[i+1], e, field+"."+n.Content[i].Value)
-			m.SetMapIndex(k, e)
-		}
-		v.Set(m)
+		d.mapping(n, v, field)
 	case reflect.Interface:
 		var x any
 		if err := n.Decode(&x); err != nil {
@@ -258,6 +232,42 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, field string) {
 	default:
 		d.fail(n, "%scannot decode into %s", where(field), v.Type())
 	}
+}
+
+// list decodes a sequence into the slice v (null leaves it nil).
+func (d *decoder) list(n *yaml.Node, v reflect.Value, field string) {
+	if n.Tag == "!!null" {
+		return
+	}
+	if n.Kind != yaml.SequenceNode {
+		d.fail(n, "%sexpected a list, got %s", where(field), kindName(n))
+		return
+	}
+	s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+	for i, item := range n.Content {
+		d.value(item, s.Index(i), fmt.Sprintf("%s[%d]", field, i))
+	}
+	v.Set(s)
+}
+
+// mapping decodes a mapping into the map v (null leaves it nil).
+func (d *decoder) mapping(n *yaml.Node, v reflect.Value, field string) {
+	if n.Tag == "!!null" {
+		return
+	}
+	if n.Kind != yaml.MappingNode {
+		d.fail(n, "%sexpected a mapping, got %s", where(field), kindName(n))
+		return
+	}
+	m := reflect.MakeMapWithSize(v.Type(), len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := reflect.New(v.Type().Key()).Elem()
+		d.value(n.Content[i], k, field)
+		e := reflect.New(v.Type().Elem()).Elem()
+		d.value(n.Content[i+1], e, field+"."+n.Content[i].Value)
+		m.SetMapIndex(k, e)
+	}
+	v.Set(m)
 }
 
 // normalize turns map[string]any trees decoded by yaml.v3 into ones that
@@ -403,6 +413,9 @@ func isEmpty(v reflect.Value) bool {
 // Closest returns the candidate within edit distance 2 of s, if any: the
 // "did you mean" of every diagnostic.
 func Closest(s string, candidates []string) string { return closest(s, candidates) }
+
+// Distance is the edit distance (Levenshtein) of a and b, ignoring case.
+func Distance(a, b string) int { return distance(strings.ToLower(a), strings.ToLower(b)) }
 
 func closest(s string, candidates []string) string {
 	best, bestD := "", 3

@@ -43,3 +43,19 @@ func TestReproducible(t *testing.T) {
 		}
 	}
 }
+
+// TestDocFiles: an archive holds README.md and every docs/*.md, so the
+// links of README and the page `sitegen init` names resolve in it.
+func TestDocFiles(t *testing.T) {
+	t.Chdir("../..")
+	files, err := docFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, _ := filepath.Glob("docs/*.md")
+	for _, want := range append([]string{"README.md", "docs/getting-started.md"}, docs...) {
+		if files[filepath.ToSlash(want)] == "" {
+			t.Errorf("the archive lacks %s (it has %v)", want, sortedNames(files))
+		}
+	}
+}

@@ -5,7 +5,7 @@
 //
 // Each binary is built with CGO_ENABLED=0, -trimpath and an empty build id,
 // with the commit and its date stamped in; each archive (tar.gz, zip for
-// Windows) holds the binary, README.md and LICENSE when present, sorted,
+// Windows) holds the binary, README.md, docs/*.md and LICENSE when present, sorted,
 // with the commit's time as every mtime and no owner. SHA256SUMS lists the
 // archives.
 package main
@@ -96,12 +96,11 @@ func run(out string, targets []string, version string) error {
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("build %s: %w", t, err)
 		}
-		files := map[string]string{exe: bin}
-		for _, f := range []string{"README.md", "LICENSE"} {
-			if _, err := os.Stat(f); err == nil {
-				files[f] = f
-			}
+		files, err := docFiles()
+		if err != nil {
+			return err
 		}
+		files[exe] = bin
 		name := fmt.Sprintf("sitegen_%s_%s_%s", version, goos, goarch)
 		var data []byte
 		if goos == "windows" {
@@ -122,6 +121,29 @@ func run(out string, targets []string, version string) error {
 	}
 	sort.Strings(sums)
 	return os.WriteFile(filepath.Join(out, "SHA256SUMS"), []byte(strings.Join(sums, "")), 0o644)
+}
+
+// docFiles are the archive's documents (by name in the archive): README.md,
+// LICENSE when present, and docs/*.md, which README and `sitegen init`
+// point at.
+func docFiles() (map[string]string, error) {
+	files := map[string]string{}
+	for _, f := range []string{"README.md", "LICENSE"} {
+		if _, err := os.Stat(f); err == nil {
+			files[f] = f
+		}
+	}
+	docs, err := filepath.Glob(filepath.Join("docs", "*.md"))
+	if err != nil {
+		return nil, err
+	}
+	if len(docs) == 0 {
+		return nil, fmt.Errorf("no docs/*.md: run dist from the repository's root")
+	}
+	for _, d := range docs {
+		files[filepath.ToSlash(d)] = d
+	}
+	return files, nil
 }
 
 // sortedNames are the archive entries in a fixed order.

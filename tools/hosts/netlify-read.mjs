@@ -1,5 +1,5 @@
 // Reads an output folder's _redirects and _headers with Netlify's own
-// parsers and prints what they understood as JSON (pkg/hosttest.Netlify
+// parsers and prints what they understood as JSON (internal/hosttest.Netlify
 // checks it): {"redirects": [...], "headers": [...], "errors": [...]}.
 import { parseAllRedirects } from '@netlify/redirect-parser'
 import { parseAllHeaders } from '@netlify/headers-parser'

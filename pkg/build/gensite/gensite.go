@@ -31,7 +31,7 @@ func Write(dir string, n int) error {
 	}
 	write("site.yaml", "baseURL: https://bench.example\ntitle: Bench\nlocales:\n  - {code: pl, name: Polski, prefix: /pl, default: true}\n  - {code: en, name: English, prefix: /en}\n")
 	write("schema.yaml", "types:\n  card:\n    fields:\n      title: {kind: text, required: true}\n      text: {kind: markdown, required: true}\n      tags: {kind: list, of: text}\n")
-	write("templates/base.html", `<!doctype html><html lang="{{ .Lang }}"><head><meta charset="utf-8"><title>{{ .Page.Title }}</title><meta name="description" content="{{ .Page.Description }}"><link rel="canonical" href="{{ .Page.Permalink }}">{{ range .Alternates }}<link rel="alternate" hreflang="{{ .Lang }}" href="{{ .Permalink }}">{{ end }}</head><body><nav><a href="{{ ref "home" }}">{{ t "home" }}</a></nav><main>{{ block "main" . }}{{ end }}</main><footer>{{ .Site.Title }}</footer></body></html>`)
+	write("templates/base.html", `<!doctype html><html lang="{{ .Lang }}"><head><meta charset="utf-8"><title>{{ .Page.Title }}</title><meta name="description" content="{{ .Page.Description }}"><link rel="canonical" href="{{ .Page.Permalink }}">{{ range .Alternates }}<link rel="alternate" hreflang="{{ .Lang }}" href="{{ .Permalink }}">{{ end }}</head><body><nav><a href="{{ ref "start" }}">{{ t "start" }}</a></nav><main>{{ block "main" . }}{{ end }}</main><footer>{{ .Site.Title }}</footer></body></html>`)
 	write("templates/layouts/page.html", `{{ define "main" }}<h1>{{ .Page.Title }}</h1><time>{{ .Page.Date }}</time>{{ .Page.Content }}<ul>{{ range data "cards.cards" }}<li><h2>{{ .title }}</h2>{{ md .text }} {{ join ", " .tags }}</li>{{ end }}</ul>{{ end }}`)
 	for _, lang := range []string{"pl", "en"} {
 		var cards strings.Builder
@@ -40,8 +40,8 @@ func Write(dir string, n int) error {
 			fmt.Fprintf(&cards, "    - {title: Karta %d, text: \"%s %s\", tags: [a, b]}\n", i, words[lang][i], words[lang][i+1])
 		}
 		write("content/"+lang+"/data/cards.yaml", cards.String())
-		write("content/"+lang+"/i18n.yaml", "home: Start\n")
-		write("content/"+lang+"/index.md", "---\nid: home\ntitle: Start\ndescription: Start.\n---\nStart.\n")
+		write("content/"+lang+"/i18n.yaml", "start: Start\n")
+		write("content/"+lang+"/index.md", "---\nid: start\ntitle: Start\ndescription: Start.\n---\nStart.\n")
 		for i := 0; i < n; i++ {
 			var b strings.Builder
 			w := words[lang]

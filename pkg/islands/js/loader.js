@@ -26,6 +26,47 @@ function readProps(el) {
   return props;
 }
 
+// CHUNK_TRIES bounds the attempts at an island's code, 200 ms apart
+// (RUNTIME.md: "retries every 200 ms, bounded").
+const CHUNK_TRIES = 10;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// preload asks for a module at low priority: a <link rel=modulepreload
+// fetchpriority=low> (the priority is said in the markup: import() alone
+// asks at high priority). The import() that follows at once shares the
+// fetch through the document's module map; a module already there (a
+// preload of the page's own late elements) is not fetched again.
+function preload(url) {
+  if ([...document.querySelectorAll('link[rel=modulepreload]')].some((l) => l.href === url)) return;
+  const l = document.createElement('link');
+  l.rel = 'modulepreload';
+  l.setAttribute('fetchpriority', 'low');
+  l.href = url;
+  document.head.appendChild(l);
+}
+
+// importChunk imports an island's code, every 200 ms until it loads, at
+// most CHUNK_TRIES attempts. A module whose fetch failed stays failed in
+// the document's module map (Chromium before 156, the HTML standard until
+// 2024): each retry asks for a new URL (?sg-retry=N), which the server
+// answers with the same file. (A shared chunk that the island imports and
+// that failed stays failed under its one URL: the attempts then end as
+// below, and the full load fetches it afresh.) When all fail the rejection
+// is left unhandled with webpack's message, and the runtime sends the
+// browser to a full load of the page (once per session).
+function importChunk(href, chunk, n = 0) {
+  const url = n ? href + '?sg-retry=' + n : href;
+  preload(url);
+  return import(url).catch((e) => {
+    if (n + 1 >= CHUNK_TRIES) {
+      const err = new Error('Loading chunk ' + chunk + ' failed. (' + (e && e.message) + ')');
+      err.cause = e;
+      throw err;
+    }
+    return sleep(200).then(() => importChunk(href, chunk, n + 1));
+  });
+}
+
 function start(el) {
   if (started.has(el)) return;
   started.add(el);
@@ -33,22 +74,16 @@ function start(el) {
   const chunk = el.getAttribute('data-chunk');
   if (!chunk || !CHUNK.test(chunk)) return;
   const href = new URL('./' + chunk, import.meta.url).href;
-  // import() fetches at high priority; a low-priority modulepreload first
-  // makes the fetch low (the module map shares it): island code enhances a
-  // page that works without it, and must not count into Lighthouse's LCP.
-  if (![...document.querySelectorAll('link[rel=modulepreload]')].some((l) => l.href === href)) {
-    const l = document.createElement('link');
-    l.rel = 'modulepreload';
-    l.href = href;
-    l.fetchPriority = 'low';
-    document.head.appendChild(l);
-  }
-  import(href)
-    .then((m) => {
+  // A rejection after the last attempt is left unhandled on purpose
+  // (see importChunk); an island that throws while mounting only logs.
+  importChunk(href, chunk).then((m) => {
+    try {
       mount(m.default, readProps(el), el);
       el.setAttribute('data-hydrated', '');
-    })
-    .catch((e) => console.error('sitegen: island ' + el.getAttribute('data-island') + ' failed', e));
+    } catch (e) {
+      console.error('sitegen: island ' + el.getAttribute('data-island') + ' failed', e);
+    }
+  });
 }
 
 function schedule(el) {

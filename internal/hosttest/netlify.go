@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"sitegen/internal/waittest"
 	"sitegen/pkg/output"
-	"sitegen/pkg/waittest"
 )
 
 type netlifyRead struct {
@@ -53,6 +53,10 @@ func Netlify(t *testing.T, site Site) {
 	}
 
 	alias := map[string]string{}
+	errorPages := map[string]bool{}
+	for _, u := range ErrorPageURLs(t, site.Out) {
+		errorPages[u] = false
+	}
 	for _, r := range got.Redirects {
 		switch {
 		case r.Status == 301:
@@ -66,12 +70,19 @@ func Netlify(t *testing.T, site Site) {
 				}
 			}
 		case r.Status == 404 && r.Force:
-			if !output.Private(strings.TrimSuffix(r.From, "*")) {
+			if _, ok := errorPages[r.From]; ok {
+				errorPages[r.From] = true
+			} else if !output.Private(strings.TrimSuffix(r.From, "*")) {
 				t.Errorf("a forced 404 on a public path: %s", r.From)
 			}
 		case r.Status == 404:
 		default:
 			t.Errorf("unexpected rule %+v", r)
+		}
+	}
+	for u, forced := range errorPages {
+		if !forced {
+			t.Errorf("%s (an error page's own URL): no forced 404 rule, so Netlify answers it 200", u)
 		}
 	}
 	for from, to := range site.Redirects {

@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"sitegen/internal/waittest"
 	"sitegen/pkg/output"
-	"sitegen/pkg/waittest"
 )
 
 // need finds a host's program or skips the test; under CI a missing one is
@@ -143,7 +143,7 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-// Nginx serves out with Debian's nginx and out/_nginx.conf, as README's
+// Nginx serves out with Debian's nginx and out/_nginx.conf, as docs/hosting.md's
 // server block says. It returns the base URL.
 func Nginx(t testing.TB, out string) string {
 	t.Helper()
@@ -188,12 +188,17 @@ http {
 	return "http://" + addr
 }
 
+// ApacheOverrides are the AllowOverride forms the generated .htaccess must
+// work under: everything, and the minimum docs/hosting.md names.
+var ApacheOverrides = []string{"All", "FileInfo Indexes Options"}
+
 // Apache serves out with Debian's apache2 in the foreground, as shared
-// hosting would: the document root allows overrides (AllowOverride All)
-// and the site's rules come only from out/.htaccess. The server's own
-// part is Debian's defaults (mod_rewrite, mod_headers, mod_alias, mod_dir;
-// .ht* files denied).
-func Apache(t testing.TB, out string) string {
+// hosting would: the document root allows overrides (AllowOverride
+// override, one of ApacheOverrides) and the site's rules come only from
+// out/.htaccess. The server's own part is Debian's defaults (mod_rewrite,
+// mod_headers, mod_alias, mod_dir; .ht* files denied) with MultiViews on,
+// which the .htaccess must turn off.
+func Apache(t testing.TB, out, override string) string {
 	t.Helper()
 	bin := need(t, "apache2", "apt-get install apache2", "/usr/sbin/apache2", "apache2")
 	// Probe folders answer 500 from a .htaccess of their own, so the site's
@@ -211,7 +216,7 @@ func Apache(t testing.TB, out string) string {
 	addr := freeAddr(t)
 	mods := "/usr/lib/apache2/modules"
 	var load strings.Builder
-	for _, m := range []string{"mpm_event", "authz_core", "authz_host", "dir", "mime", "rewrite", "headers", "alias"} {
+	for _, m := range []string{"mpm_event", "authz_core", "authz_host", "dir", "mime", "negotiation", "rewrite", "headers", "alias"} {
 		fmt.Fprintf(&load, "LoadModule %s_module %s/mod_%s.so\n", m, mods, m)
 	}
 	conf := fmt.Sprintf(`ServerRoot %[1]s
@@ -230,14 +235,14 @@ DocumentRoot %[3]s
     Require all denied
 </Directory>
 <Directory %[3]s>
-    Options FollowSymLinks
-    AllowOverride All
+    Options FollowSymLinks MultiViews
+    AllowOverride %[5]s
     Require all granted
 </Directory>
 <FilesMatch "^\.ht">
     Require all denied
 </FilesMatch>
-`, root, addr, out, load.String())
+`, root, addr, out, load.String(), override)
 	confPath := filepath.Join(root, "apache2.conf")
 	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)

@@ -20,10 +20,48 @@ type Site struct {
 	Out       string            // the output folder
 	Redirects map[string]string // alias path -> page (build.Report.RedirectTable)
 	Locales   []string          // locale prefixes with their own 404 page ("/en")
-	Host      output.Host
+	Host      *output.Host
 	// ServerError are the prefixes whose 500 probe (Probe500) the server
-	// answers with an error: "" for the root's, "/en" for a locale's.
+	// answers with an error: "" for the root's, "/en" for a locale's (Try
+	// fills it in from the host's HostTest).
 	ServerError []string
+}
+
+// Try runs the suite on site.Out with site.Host's own software, as its
+// HostTest says: served by nginx, Apache or wrangler pages dev, or read by
+// the host's own parsers.
+func Try(t *testing.T, site Site) {
+	ht := site.Host.Test
+	switch ht.ServerError {
+	case "root":
+		site.ServerError = []string{""}
+	case "locales":
+		site.ServerError = append([]string{""}, site.Locales...)
+	}
+	servers := map[string]func(testing.TB, string) string{"nginx": Nginx, "wrangler": Wrangler}
+	switch {
+	case ht.Parsers == "netlify":
+		Netlify(t, site)
+	case ht.Server == "apache": // under each AllowOverride form docs/hosting.md names
+		for _, override := range ApacheOverrides {
+			t.Run(override, func(t *testing.T) { Suite(t, Apache(t, site.Out, override), site) })
+		}
+	case servers[ht.Server] != nil:
+		Suite(t, servers[ht.Server](t, site.Out), site)
+	default:
+		t.Fatalf("host %s: no test server %q and no parsers %q in internal/hosttest", site.Host, ht.Server, ht.Parsers)
+	}
+}
+
+// Tried are the hosts Try can try: those with rules.
+func Tried() []*output.Host {
+	var out []*output.Host
+	for _, h := range output.Hosts() {
+		if !h.RedirectPages() {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // Suite checks, over HTTP at base, every promise the site makes on any host
@@ -132,6 +170,18 @@ func Suite(t *testing.T, base string, site Site) {
 		}
 	})
 
+	t.Run("error pages", func(t *testing.T) {
+		urls := ErrorPageURLs(t, site.Out)
+		if len(urls) == 0 {
+			t.Fatal("no error page written at a URL of its own")
+		}
+		for _, u := range urls {
+			if res, _ := get(t, u); res.StatusCode != 404 {
+				t.Errorf("%s (an error page's own URL): %d, want 404", u, res.StatusCode)
+			}
+		}
+	})
+
 	t.Run("500", func(t *testing.T) {
 		for _, prefix := range site.ServerError {
 			want := read(t, strings.TrimPrefix(prefix+"/500.html", "/"))
@@ -231,4 +281,43 @@ func Suite(t *testing.T, base string, site Site) {
 			}
 		}
 	})
+}
+
+// ErrorPageURLs are the URLs at which the build wrote an error page as a
+// page of its own (the folder of an index.html with the bytes of a 404.html
+// or 500.html of the output: "/en/404/"), sorted.
+func ErrorPageURLs(t testing.TB, out string) []string {
+	t.Helper()
+	errorPages := map[string]bool{}
+	var index []string
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		switch d.Name() {
+		case "404.html", "500.html":
+			b, err := os.ReadFile(p)
+			errorPages[string(b)] = true
+			return err
+		case "index.html":
+			index = append(index, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var urls []string
+	for _, p := range index {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if errorPages[string(b)] {
+			rel, _ := filepath.Rel(out, filepath.Dir(p))
+			urls = append(urls, "/"+filepath.ToSlash(rel)+"/")
+		}
+	}
+	sort.Strings(urls)
+	return urls
 }
