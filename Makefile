@@ -8,7 +8,7 @@ GO ?= go
 # depend on the machine.
 export GOFLAGS := $(strip $(GOFLAGS) -tags=nodynamic)
 
-.PHONY: setup host-tools browser-tools build serve dist test vet fuzz bench bench-devloop bench-islands bench-forms pagebytes lighthouse clean
+.PHONY: setup host-tools browser-tools build serve dist test vet fuzz fuzz-warm bench bench-devloop bench-islands bench-forms pagebytes lighthouse clean
 
 # npm packages (islands, icons, fonts), installed from the pinned lock file.
 # A node_modules that is a link (a git worktree sharing another checkout's
@@ -99,6 +99,12 @@ fuzz:
 		$(GO) test "$$pkg" -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) >$$log 2>&1 || \
 			{ grep -v '^fuzz: elapsed' $$log | tail -40; exit 1; }; \
 	done
+
+# The differential test of warm builds at length (docs/incremental.md):
+# about 5,000 seeded mutations of the fixture sites and this website, a
+# warm build equal to a build without the cache after each.
+fuzz-warm: setup
+	bench/warmdiff/run.sh
 
 # The Go benchmarks, then the same-run comparison with the peers of the
 # shared harness on disk and in RAM (bench/ssgbench/RESULTS.md; SETUP=1 installs

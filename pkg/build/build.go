@@ -1,6 +1,19 @@
 // Package build wires the pipeline: config → content → route → render → output.
 // A build is a pure function of the source tree and its options: the same
 // input gives byte-identical output.
+//
+// A warm build trusts only what the last build read. Every read of the
+// site goes through one file layer (recFS) that records each file with
+// the SHA-256 of its bytes, each folder listed, each path stated or found
+// absent; knownPages adds the page files it did not need to read, and
+// esbuild's metafiles the files it bundled (node_modules included). The
+// output's index keeps that record; the next build does nothing only when
+// its options, date and executable are the same and every recorded
+// dependency still holds (verifyNotes: an unchanged lstat whose change time
+// was over two seconds old when recorded, or the same digest read again).
+// The build hash, which salts every cached page, digests what the load
+// read; each cached page's trace covers what its render read besides. No
+// list of folders decides what a site is. See unchanged.go and record.go.
 package build
 
 import (
@@ -13,6 +26,7 @@ import (
 	"log/slog"
 	"maps"
 	"os"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -31,6 +45,7 @@ import (
 	"sitegen/pkg/output"
 	"sitegen/pkg/render"
 	"sitegen/pkg/route"
+	"sitegen/pkg/sitefs"
 )
 
 // Version is sitegen's version; it is part of the build hash.
@@ -84,9 +99,6 @@ type Options struct {
 	// now, when set, is a test's clock for when a load begins (page files
 	// changed more than two seconds before are not read again: knownPages).
 	now func() time.Time
-	// statIDs, set by Run, are the input digest's lstats of the site's
-	// files, for knownPages once the digest is made.
-	statIDs *statIDs
 }
 
 // Site is a loaded, validated site ready to render (used by build and serve).
@@ -103,6 +115,7 @@ type Site struct {
 	Images   *images.Processor
 	// IslandsBundle is how long bundling the islands took.
 	IslandsBundle time.Duration
+	rec           *record           // what the build read (see unchanged.go)
 	cache         *cache.Store      // nil without Options.CacheDir
 	pages         *pageCache        // nil without Options.CacheDir
 	html          *htmlmin.Minifier // minifies the redirect pages (the renderer minifies the others); nil: off
@@ -194,23 +207,22 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	// The site loads while the last build's index is read, the digest is
 	// made and the output is readied (checked, locked, its spare
 	// verified): jobs that wait on the file system as much as on a core.
-	opts.statIDs = new(statIDs)
 	loadCtx, stopLoad := context.WithCancel(ctx)
 	defer stopLoad()
 	loaded := make(chan loadResult, 1)
 	go func() { loaded <- loadSite(loadCtx, opts) }()
-	digestDone := make(chan digest, 1)
+	// The last build's notes are checked while the site loads: they tell
+	// whether there is anything to do (see the trust model in unchanged.go).
+	verified := make(chan string, 1)
 	var last *output.Last
 	if reuse {
 		last = output.ReadLast(opts.Out)
-		if last != nil { // made now: it tells whether there is anything to do
-			go func() { digestDone <- makeDigest(ctx, opts, last.Notes(), nil, start) }()
-		}
 	}
-	if last != nil && opts.AfterWrite == nil { // an output that may be current: wait for the digest
-		d := <-digestDone
-		digestDone <- d
-		if rep, ok := unchangedReport(last.Report); ok && last.Current(d.input) {
+	if last != nil {
+		go func() { verified <- verifyNotes(ctx, opts, sourceFS(opts), opts.Source, last.Notes()) }()
+	}
+	if last != nil && opts.AfterWrite == nil { // an output that may be current: wait for the check
+		if rep, ok := unchangedReport(last.Report); ok && last.Current(<-verified) {
 			stopLoad()
 			if l := <-loaded; l.site != nil {
 				l.site.Close()
@@ -246,9 +258,6 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	if errs.Errors() > 0 {
 		return nil, attachSource(opts, site.errorsOnly(ctx, errs))
 	}
-	if reuse && last == nil { // the first build: the pages it read need not be read again
-		go func() { digestDone <- makeDigest(ctx, opts, nil, site.pageSums(), start) }()
-	}
 	tree := ready.tree
 	tree.AbortOn(ctx) // Ctrl+C removes the temporary tree at once
 	committed := false
@@ -271,8 +280,11 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	committed = true
 	if reuse {
 		rep.Reused, rep.FilesWritten = true, tree.Written()
-		d := <-digestDone
-		tree.Record(d.input, encodeReport(rep), d.notes)
+		input, notes, why := site.recorded(opts, last)
+		if why != "" {
+			log.Info("the next build will not reuse this one's inputs", "why", why)
+		}
+		tree.Record(input, encodeReport(rep), notes)
 	} else {
 		rep.FilesWritten = rep.Files
 	}
@@ -285,18 +297,43 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	return rep, nil
 }
 
-// digest is what inputDigest found.
-type digest struct {
-	input string
-	notes []byte
+// recorded returns the input digest of what the build read and the notes
+// for the next build; none when the record cannot be trusted (the next
+// build then does all the work). last, when set, is the last build's output
+// (its notes spare reading esbuild's inputs again).
+func (s *Site) recorded(opts Options, last *output.Last) (input string, notes []byte, why string) {
+	if s.bundles == nil || s.rec == nil {
+		return "", nil, "no build cache"
+	}
+	prev := map[depKey]dep{}
+	for _, e := range decodeNotes(last.Notes()) {
+		if e.kind == depOSFile || e.kind == depOSDir {
+			prev[e.depKey] = e.dep
+		}
+	}
+	s.rec.addOS(s.bundles.Inputs(), prev)
+	es, bad := s.rec.entries()
+	if bad != "" {
+		return "", nil, bad
+	}
+	return inputDigest(opts, s.rec.root, es), encodeNotes(s.rec.began, es), ""
 }
 
-// makeDigest is inputDigest for a build that began at start; on an error
-// the digest is empty: not recorded, the next build does all the work.
-func makeDigest(ctx context.Context, opts Options, prev []byte, read map[string][32]byte, start time.Time) digest {
-	var d digest
-	d.input, d.notes, _ = inputDigest(ctx, opts, prev, read, start)
-	return d
+// sourceFS is the site's file system as a build reads it, without a
+// record (nil for a site not in a folder).
+func sourceFS(opts Options) fs.FS {
+	if opts.FS != nil {
+		return nil
+	}
+	root := opts.Source
+	if root == "" {
+		root = "."
+	}
+	f, err := sitefs.New(root)
+	if err != nil {
+		return nil
+	}
+	return f
 }
 
 type loadResult struct {
@@ -377,6 +414,9 @@ const runtimeEntry = "runtime/runtime.js"
 // worker builds /sw.js: the caching worker with an offline page per
 // locale, or the retiring worker when site.yaml asks for it.
 func (s *Site) worker() ([]byte, error) {
+	for _, src := range []string{assets.WorkerSource, assets.RetireSource} { // looked up on disk: recorded here
+		fs.Stat(s.fsys, path.Join(assets.Dir, src))
+	}
 	return assets.Worker(s.root, assets.WorkerOptions{Minify: true, Retire: s.Config.ServiceWorker.Retire, Build: s.Hash, Pages: s.offlinePages(), Cache: s.bundles})
 }
 

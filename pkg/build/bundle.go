@@ -3,6 +3,8 @@ package build
 import (
 	"context"
 	"io/fs"
+	"path"
+	"slices"
 	"time"
 
 	"sitegen/pkg/assets"
@@ -52,7 +54,14 @@ func bundle(ctx context.Context, opts Options, root string, fsys fs.FS, cfg *con
 			}
 		}
 	}()
-	if st, err := fs.Stat(fsys, "assets/islands"); err == nil && st.IsDir() {
+	// esbuild reads the site from disk itself: what it looks up there is
+	// looked up through fsys too, for the record (the files it reads are
+	// recorded from its metafiles: esbuildcache.Cache.Inputs).
+	for _, e := range append(slices.Clone(assets.Entries), cfg.Assets.Entries...) {
+		fs.Stat(fsys, path.Join(assets.Dir, e))
+	}
+	if st, err := fs.Stat(fsys, islands.Dir); err == nil && st.IsDir() {
+		fs.ReadDir(fsys, islands.Dir) // the islands are its .jsx files
 		t0 := time.Now()
 		io := islandOptions(root, cfg, opts.Minify)
 		io.Cache = bundles

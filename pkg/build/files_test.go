@@ -50,7 +50,7 @@ func failsWith(t *testing.T, src, out string, before map[string][]byte, want str
 	}
 	ents, _ := os.ReadDir(filepath.Dir(out))
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), ".sitegen-") {
+		if strings.HasPrefix(e.Name(), ".sitegen-") && !strings.HasPrefix(e.Name(), ".sitegen-lock-") { // the lock stays
 			t.Errorf("leftover %s", e.Name())
 		}
 	}
@@ -200,7 +200,7 @@ func TestInterruptKeepsOutput(t *testing.T) {
 	}
 	ents, _ := os.ReadDir(filepath.Dir(out))
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), ".sitegen-") {
+		if strings.HasPrefix(e.Name(), ".sitegen-") && !strings.HasPrefix(e.Name(), ".sitegen-lock-") { // the lock stays
 			t.Errorf("leftover %s", e.Name())
 		}
 	}

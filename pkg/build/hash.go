@@ -2,28 +2,23 @@ package build
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"maps"
-	"path"
 	"slices"
-	"sort"
 	"strings"
 
 	"sitegen/pkg/assets"
 	"sitegen/pkg/config"
-	"sitegen/pkg/content"
 	"sitegen/pkg/images"
 	"sitegen/pkg/islands"
 	"sitegen/pkg/route"
-	"sitegen/pkg/schema"
 )
 
 // cacheSalt names everything a cached page, Markdown render or island SSR
 // depends on besides its own inputs and its trace: sitegen's version and
-// the build hash (config, templates, assets, data, strings,
-// package-lock.json), the options and the build date, the islands bundle,
+// the build hash (what the load read: config, templates, data, strings,
+// static files and images; see record.loadHash), the options and the build date, the islands bundle,
 // the bundled assets' URLs, the image encoders, and the route plan that
 // links resolve through (every page's id, locale and URL, and every
 // redirect).
@@ -64,45 +59,4 @@ func staticFiles(fsys fs.FS) (map[string]bool, error) {
 		return nil
 	})
 	return out, err
-}
-
-// buildHash hashes what the client runtime and the page chrome depend on:
-// config, templates, assets, data sets and UI strings, and sitegen's version.
-// Page bodies are left out on purpose: editing one page's text changes that
-// page only, and every other page stays byte-identical.
-func buildHash(fsys fs.FS) (string, error) {
-	h := sha256.New()
-	fmt.Fprintf(h, "sitegen %s\n", Version)
-	var files []string
-	for _, root := range []string{config.FileName, schema.FileName, "templates", "assets", content.Dir, "package-lock.json"} {
-		if _, err := fs.Stat(fsys, root); err != nil {
-			continue
-		}
-		err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				return nil
-			}
-			if strings.HasPrefix(p, content.Dir+"/") && path.Ext(p) == ".md" {
-				return nil
-			}
-			files = append(files, p)
-			return nil
-		})
-		if err != nil {
-			return "", err
-		}
-	}
-	sort.Strings(files)
-	for _, f := range files {
-		b, err := fs.ReadFile(fsys, f)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(h, "%s %d\n", f, len(b))
-		h.Write(b)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:20], nil
 }

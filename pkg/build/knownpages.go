@@ -3,7 +3,6 @@ package build
 import (
 	"encoding/binary"
 	"path/filepath"
-	"sync/atomic"
 	"time"
 
 	"sitegen/pkg/cache"
@@ -25,13 +24,12 @@ type knownPages struct {
 	root  string
 	began int64 // Unix nanoseconds
 	salt  []byte
-	stats *statIDs // the input digest's lstats, once it has made them; nil: none
+	rec   *record // the build's record: a page file not read is recorded from here
 }
 
 // newKnownPages is knownPages over store for the site at root, for a load
-// that began at began; stats, when the input digest is made meanwhile,
-// gives its lstats of the page files.
-func newKnownPages(store *cache.Store, root string, began time.Time, stats *statIDs) *knownPages {
+// that began at began; what it takes from the cache goes into rec.
+func newKnownPages(store *cache.Store, root string, began time.Time, rec *record) *knownPages {
 	if store == nil {
 		return nil
 	}
@@ -39,18 +37,12 @@ func newKnownPages(store *cache.Store, root string, began time.Time, stats *stat
 	if err != nil {
 		return nil
 	}
-	return &knownPages{store: store, root: abs, began: began.UnixNano(), salt: []byte("page-file-2 sitegen " + Version + " " + abs), stats: stats}
+	return &knownPages{store: store, root: abs, began: began.UnixNano(), salt: []byte("page-file-2 sitegen " + Version + " " + abs), rec: rec}
 }
 
 func (k *knownPages) Identity(path string) string {
-	id, ctime, ok := k.stats.of(path)
-	if !ok {
-		id, ctime = output.StatID(filepath.Join(k.root, filepath.FromSlash(path)))
-	}
-	if id == "" || ctime >= k.began-2e9 {
-		return ""
-	}
-	return id
+	id, ctime := output.StatID(filepath.Join(k.root, filepath.FromSlash(path)))
+	return trusted(id, ctime, k.began)
 }
 
 func (k *knownPages) key(path, id string) cache.Key {
@@ -65,7 +57,11 @@ func (k *knownPages) Known(path, id string) (content.KnownPage, bool) {
 	if !ok {
 		return content.KnownPage{}, false
 	}
-	return decodeKnownPage(b)
+	p, ok := decodeKnownPage(b)
+	if ok { // not read: recorded as the build that read it found it
+		k.rec.add(depKey{depFile, path}, dep{id: id, sum: p.Sum})
+	}
+	return p, ok
 }
 
 func (k *knownPages) Remember(path, id string, p content.KnownPage) {
@@ -91,38 +87,4 @@ func decodeKnownPage(b []byte) (content.KnownPage, bool) {
 	front, nodes := r.Int(r.Len()), r.Int(r.Len())
 	p.FrontMatter, p.Nodes = r.Bytes(front), r.Bytes(nodes)
 	return p, r.Done()
-}
-
-// statIDs are the lstats (output.StatID) the input digest made of the
-// site's files, by path below the site, once it has made them. A page file
-// it names is not lstat'ed again: the bytes the load takes from the cache
-// are then those the digest describes, even if the file changes meanwhile.
-type statIDs struct {
-	m atomic.Pointer[map[string]statID]
-}
-
-type statID struct {
-	id    string
-	ctime int64 // Unix nanoseconds
-}
-
-// publish makes m the digest's lstats.
-func (s *statIDs) publish(m map[string]statID) {
-	if s != nil {
-		s.m.Store(&m)
-	}
-}
-
-// of returns the digest's lstat of path, if it has made them and path was
-// among its files.
-func (s *statIDs) of(path string) (id string, ctime int64, ok bool) {
-	if s == nil {
-		return "", 0, false
-	}
-	m := s.m.Load()
-	if m == nil {
-		return "", 0, false
-	}
-	st, ok := (*m)[path]
-	return st.id, st.ctime, ok
 }

@@ -7,35 +7,47 @@ import (
 	"time"
 
 	"sitegen/pkg/cache"
+	"sitegen/pkg/content"
 	"sitegen/pkg/output"
 )
 
-// TestKnownPagesTakeDigestLstats: once the input digest has made its
-// lstats, a page file it lstat'ed is not lstat'ed again (the identity is
-// the digest's, whatever the file's is now); a file it did not see is.
-func TestKnownPagesTakeDigestLstats(t *testing.T) {
+// TestKnownPagesRecord: a page file's identity is its lstat when its
+// change time is old enough (none when it is recent or gone), and a page
+// taken from the cache without reading its file is recorded with that
+// identity and the SHA-256 the build that read it found.
+func TestKnownPagesRecord(t *testing.T) {
 	root := t.TempDir()
 	for _, p := range []string{"content/pl/a.md", "content/pl/b.md"} {
 		writeFile(t, filepath.Join(root, p), "---\ntitle: A\n---\nA.\n")
 	}
-	store, err := cache.Open(t.TempDir())
+	dir := t.TempDir()
+	store, err := cache.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close()
-	stats := new(statIDs)
-	k := newKnownPages(store, root, time.Now().Add(time.Hour), stats)
+	if got := newKnownPages(store, root, time.Now(), nil).Identity("content/pl/a.md"); got != "" {
+		t.Errorf("a file changed as the build began: identity %q, want none", got)
+	}
+	k := newKnownPages(store, root, time.Now().Add(time.Hour), nil)
 	own, _ := output.StatID(filepath.Join(root, "content/pl/a.md"))
-	if got := k.Identity("content/pl/a.md"); got != own || got == "" {
-		t.Fatalf("before the digest: identity %q, want the file's lstat %q", got, own)
+	id := k.Identity("content/pl/a.md")
+	if id != own || id == "" {
+		t.Fatalf("identity %q, want the file's lstat %q", id, own)
 	}
-	stats.publish(map[string]statID{"content/pl/a.md": {id: "digest's", ctime: 1}})
-	if got := k.Identity("content/pl/a.md"); got != "digest's" {
-		t.Errorf("after the digest: identity %q, want the digest's", got)
+	k.Remember("content/pl/a.md", id, content.KnownPage{Sum: [32]byte{7}})
+	store.Close()
+	// The next build takes it from the cache and records it.
+	if store, err = cache.Open(dir); err != nil {
+		t.Fatal(err)
 	}
-	wantB, _ := output.StatID(filepath.Join(root, "content/pl/b.md"))
-	if got := k.Identity("content/pl/b.md"); got != wantB {
-		t.Errorf("a file the digest did not see: identity %q, want its lstat %q", got, wantB)
+	defer store.Close()
+	rec := newRecord(root, time.Now().Add(time.Hour))
+	k = newKnownPages(store, root, time.Now().Add(time.Hour), rec)
+	if _, ok := k.Known("content/pl/a.md", k.Identity("content/pl/a.md")); !ok {
+		t.Fatal("the page remembered is not known")
+	}
+	if d := rec.deps[depKey{depFile, "content/pl/a.md"}]; d.id != id || d.sum != [32]byte{7} {
+		t.Errorf("recorded %+v, want the identity and the sum the cache holds", d)
 	}
 	if err := os.Remove(filepath.Join(root, "content/pl/b.md")); err != nil {
 		t.Fatal(err)

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -59,7 +61,15 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 	if opts.now != nil {
 		began = opts.now()
 	}
-	fsys, root, errs := openTree(opts, live)
+	recRoot := opts.Source
+	if recRoot == "" {
+		recRoot = "."
+	}
+	if opts.FS != nil {
+		recRoot = "" // not on disk: what is read cannot be checked again
+	}
+	rec := newRecord(recRoot, began)
+	fsys, root, errs := openTree(opts, live, rec)
 	if fsys == nil {
 		return nil, errs
 	}
@@ -71,18 +81,12 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 		errs.AddErr(diag.Pos{File: schema.FileName}, err)
 		return nil, errs // data sets cannot be read without their types
 	}
-	// The build hash reads every file but the pages, and esbuild bundles
-	// the assets and islands (they depend on no page): both run while the
-	// pages are read and parsed.
-	type hashed struct {
-		hash string
-		err  error
-	}
-	hashDone := make(chan hashed, 1)
-	go func() {
-		h, err := buildHash(fsys)
-		hashDone <- hashed{h, err}
-	}()
+	// The static files are read (the build hash digests them, and the
+	// copy into the output takes them from onceFS), and esbuild bundles
+	// the assets and islands (they depend on no page), while the pages are
+	// read and parsed.
+	staticsDone := make(chan error, 1)
+	go func() { staticsDone <- readAll(fsys, StaticDir, statics) }()
 	var store *cache.Store
 	var cacheWarning string
 	if opts.CacheDir != "" && noRender == "" && live == nil { // the dev server keeps its pages itself
@@ -98,11 +102,11 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 	if fmc := newFrontMatterCache(store); fmc != nil {
 		copts.FrontMatter = fmc
 	}
-	if kp := newKnownPages(store, root, began, opts.statIDs); kp != nil && opts.FS == nil { // the files on disk are the site's
+	if kp := newKnownPages(store, root, began, rec); kp != nil && opts.FS == nil { // the files on disk are the site's
 		copts.Pages = kp
 	}
 	files, src, err := readContent(ctx, fsys, copts)
-	hr := <-hashDone
+	staticsErr := <-staticsDone
 	bd := <-bundlesDone
 	if src == nil {
 		errs.AddErr(diag.Pos{File: content.Dir}, err)
@@ -114,13 +118,16 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 	md := markdown.New(markdown.Options{Highlight: cfg.Markdown.HighlightCode()})
 	imgs, imageFiles, err := newImages(fsys, opts.ImageCache, opts.ImageEncoders, cfg.Images.MaxPixels)
 	errs.AddErr(diag.Pos{File: ImageDir}, err)
-	site, err := siteParts{cfg: cfg, src: src, statics: statics, hash: hr.hash, assets: bd.assets, islands: bd.islands, images: imgs,
+	errs.AddErr(diag.Pos{File: ImageDir}, readAll(fsys, ImageDir, imageFiles))
+	// The build hash is made once the templates are read (newRenderer).
+	site, err := siteParts{cfg: cfg, src: src, statics: statics, assets: bd.assets, islands: bd.islands, images: imgs,
 		imageFiles: imageFiles, fsys: fsys, root: root, md: md, copts: copts}.assemble()
 	if noRender == "" {
 		errs.AddErr(diag.Pos{File: content.Dir}, err)
 	}
 	site.IslandsBundle, site.cache, site.bundles, site.cacheWarning, site.files = bd.islandsTime, store, bundles, cacheWarning, files
-	errs.AddErr(diag.Pos{}, hr.err)
+	site.rec = rec
+	errs.AddErr(diag.Pos{File: StaticDir}, staticsErr)
 	if bd.assetsErr != nil {
 		errs.AddErr(diag.Pos{File: assets.Dir}, bd.assetsErr)
 		noRender = "the stylesheets and scripts in assets/ did not bundle"
@@ -175,6 +182,9 @@ func (p siteParts) assemble() (*Site, error) {
 
 // newRenderer parses the templates into the site's renderer, with the page
 // cache of a build that has a cache, or the dev server's Markdown bodies.
+// The build hash is made once the templates are read (it digests them
+// with everything else the load read: hashLoad), and given to the
+// renderer before anything renders.
 func (s *Site) newRenderer(opts Options, live *liveTree) error {
 	ropts := s.renderOptions(opts, s.Assets.URLs)
 	if live != nil {
@@ -183,16 +193,50 @@ func (s *Site) newRenderer(opts Options, live *liveTree) error {
 		s.Islands.Warm() // every page renders: start the engines while templates parse
 	}
 	if s.cache != nil && s.Plan != nil {
-		ropts.Cache = s.cache
-		ropts.CacheSalt = cacheSalt(opts, ropts.BuildDate, s.Config, s.Hash, s.Plan, s.Islands, s.Assets, ropts.Scripts, s.Images)
+		ropts.Cache = s.cache // the templates' own cache entry is keyed by their text too
+		ropts.CacheSalt = cacheSalt(opts, ropts.BuildDate, s.Config, "", s.Plan, s.Islands, s.Assets, ropts.Scripts, s.Images)
 	}
 	s.html = ropts.HTML
 	var err error
-	if s.Renderer, err = render.New(ropts); err != nil {
+	s.Renderer, err = render.New(ropts)
+	s.hashLoad()
+	if err != nil {
 		return err
 	}
 	if ropts.Cache != nil {
+		ropts.CacheSalt = cacheSalt(opts, ropts.BuildDate, s.Config, s.Hash, s.Plan, s.Islands, s.Assets, ropts.Scripts, s.Images)
 		s.pages = &pageCache{store: ropts.Cache, salt: ropts.CacheSalt, r: s.Renderer, pageData: s.pageData}
+	}
+	s.Renderer.SetBuild(s.Hash, ropts.CacheSalt)
+	return nil
+}
+
+// hashLoad makes the build hash (record.loadHash) of what the load read.
+func (s *Site) hashLoad() {
+	pages := map[string]bool{}
+	for _, f := range s.files {
+		if f.Page != nil {
+			pages[f.Path] = true
+		}
+	}
+	extra := []string{}
+	for _, name := range slices.Sorted(maps.Keys(s.Assets.URLs)) {
+		extra = append(extra, name+" "+s.Assets.URLs[name])
+	}
+	if s.Islands != nil {
+		extra = append(extra, "islands "+s.Islands.Hash())
+	}
+	s.Hash = s.rec.loadHash(pages, extra...)
+}
+
+// readAll reads the files of fsys at the given site paths below dir
+// (onceFS keeps a static file's or image's bytes for the build; the record
+// digests them).
+func readAll(fsys fs.FS, dir string, files map[string]bool) error {
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		if _, err := fs.ReadFile(fsys, strings.TrimPrefix(path.Join(dir, p), "/")); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -200,7 +244,7 @@ func (s *Site) newRenderer(opts Options, live *liveTree) error {
 // openTree opens the site's source tree: opts.FS, the live tree, or the
 // folder opts.Source checked by sitefs. A nil tree comes with the errors
 // that stopped it.
-func openTree(opts Options, live *liveTree) (fs.FS, string, diag.List) {
+func openTree(opts Options, live *liveTree, rec *record) (fs.FS, string, diag.List) {
 	var errs diag.List
 	root := opts.Source
 	if root == "" {
@@ -232,6 +276,7 @@ func openTree(opts Options, live *liveTree) (fs.FS, string, diag.List) {
 			return nil, root, errs
 		}
 	}
+	fsys = &recFS{fsys: fsys, rec: rec}
 	if live == nil {
 		fsys = newOnceFS(fsys)
 	}

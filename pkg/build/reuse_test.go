@@ -157,7 +157,7 @@ func leftovers(t *testing.T, dir string) []string {
 	}
 	var out []string
 	for _, e := range ents {
-		if n := e.Name(); n != "public" && n != "cache" && n != ".sitegen-keep-public" {
+		if n := e.Name(); n != "public" && n != "cache" && n != ".sitegen-keep-public" && n != ".sitegen-lock-public" {
 			out = append(out, n)
 		}
 	}

@@ -57,7 +57,7 @@ func assertNoLeftovers(t *testing.T, dir string) {
 	t.Helper()
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".sitegen-") {
+		if strings.HasPrefix(e.Name(), ".sitegen-") && !strings.HasPrefix(e.Name(), ".sitegen-lock-") { // the lock stays
 			t.Errorf("left behind %s", e.Name())
 		}
 	}

@@ -6,78 +6,93 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
-	"sitegen/pkg/config"
-	"sitegen/pkg/content"
 	"sitegen/pkg/internal/wire"
 	"sitegen/pkg/output"
-	"sitegen/pkg/schema"
 )
 
-// inputRoots are the files and folders of a site a build reads (the build
-// hash's, and the pages).
-var inputRoots = []string{config.FileName, schema.FileName, "templates", "assets", content.Dir, "package-lock.json"}
+// The trust model of a warm build. A build records what it read of the
+// site as it read it (record): every file, through recFS, with the SHA-256
+// of the bytes read; every folder listed, with a digest of its entries;
+// every path stated or looked up and not found; the page files knownPages
+// did not need to read, with the SHA-256 of the bytes it had read of them;
+// every file esbuild read (its metafile's inputs, node_modules included)
+// and the folders holding them. No list of folders says what a site is:
+// what was read is. The output's index keeps that record (its notes) and
+// a digest of it with the options, the date, sitegen's version and its
+// executable (inputDigest). The next build trusts the output only when
+// that digest is its own and every dependency in the notes is still as
+// recorded (verifyNotes): a file or folder whose lstat (size, inode,
+// modification and change time) is the one noted, or whose bytes or
+// listing have the noted digest when read again; a stat or an absence is
+// checked again. An lstat is noted only when the change time it shows is
+// more than two seconds before the build began (a file changed twice within
+// the clock's step keeps its times), and no program but the kernel sets a
+// change time. The page cache trusts the same reads: the build hash (the
+// salt of every cached page) digests what the load read, and a page's own
+// trace the rest (render.TraceDigest).
 
-// inputDigest is the digest of everything a build's output depends on: every
-// file under inputRoots (path, kind and the SHA-256 of its bytes), the
-// options that change the output, the build date (opts.Date, set),
-// sitegen's version and the executable itself (its path, size, inode and
-// times: a rebuilt sitegen is a new file). Two builds with the same digest
-// write the same bytes; a build whose digest is the one the output was
-// built from, with that output unchanged (output.Last.Current), has nothing
-// to do.
-//
-// A file's SHA-256 is read again only when it may have changed: prev (the
-// notes of the build that wrote the output, see sourceNotes) gives it for a
-// file whose lstat is the same (size, inode, modification and change time)
-// and whose change time is more than two seconds before that build began
-// (a file changed twice within the clock's step on a coarse file system
-// keeps its times). A file read by this build (read: its SHA-256 by
-// path, as the build read it; nil when the build has not read its pages)
-// is not read again when its change time is more than two seconds before
-// the build began (began: then the bytes the build read are those the lstat
-// describes). It returns the notes for the next build.
-func inputDigest(ctx context.Context, opts Options, prev []byte, read map[string][32]byte, began time.Time) (string, []byte, error) {
-	root := opts.Source
-	if root == "" {
-		root = "."
+// inputDigest is the digest of a record's entries with everything else the
+// output depends on: the options that change it, the date, the site folder,
+// sitegen's version and its executable (path, size, inode and times: a
+// rebuilt sitegen is a new file).
+func inputDigest(opts Options, root string, es []depEntry) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "sitegen %s\nexe %s\ndate %s\nbase %q\nhost %q\ndrafts %t\nminify %t\nroot %q\n",
+		Version, executableID(), opts.Date, opts.BaseURL, opts.Host, opts.Drafts, opts.Minify, root)
+	for _, e := range es {
+		h.Write([]byte{byte(e.kind)})
+		h.Write(binary.AppendUvarint(nil, uint64(len(e.path))))
+		h.Write([]byte(e.path))
+		h.Write(e.sum[:])
 	}
-	known, knownAt := decodeNotes(prev)
-	type entry struct {
-		rel, id string
-		ctime   int64
-		mode    fs.FileMode
-		sum     [32]byte
-	}
-	var entries []entry
-	for _, r := range inputRoots {
-		err := filepath.WalkDir(filepath.Join(root, r), func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if os.IsNotExist(err) && p == filepath.Join(root, r) {
-					return nil
-				}
-				return err
-			}
-			rel, _ := filepath.Rel(root, p)
-			entries = append(entries, entry{rel: filepath.ToSlash(rel), mode: d.Type()})
-			return nil
-		})
-		if err != nil {
-			return "", nil, err
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// decodeNotes reads what encodeNotes wrote; nil when b is not such notes.
+func decodeNotes(b []byte) []depEntry {
+	r := wire.NewReader(b)
+	r.Varint()
+	var es []depEntry
+	for !r.Bad() && r.Len() > 0 {
+		kb := r.Bytes(1)
+		p, id := string(r.Prefixed()), string(r.Prefixed())
+		sum := r.Bytes(32)
+		if r.Bad() {
+			break
 		}
+		es = append(es, depEntry{depKey{depKind(kb[0]), p}, dep{id, [32]byte(sum)}})
 	}
-	// The files' digests, on a few goroutines (sorted first: the digest
-	// does not depend on the walk).
-	sort.Slice(entries, func(i, j int) bool { return entries[i].rel < entries[j].rel })
-	var mu sync.Mutex
-	var firstErr error
+	if !r.Done() {
+		return nil
+	}
+	return es
+}
+
+// verifyNotes checks every dependency of the last build's notes against
+// the site as it is now, on a few goroutines: fsys is the site's file
+// system (sitefs, unrecorded), root its folder. It returns the input
+// digest those notes stand for when every one holds, "" when one does
+// not.
+func verifyNotes(ctx context.Context, opts Options, fsys fs.FS, root string, notes []byte) string {
+	es := decodeNotes(notes)
+	if len(es) == 0 || fsys == nil {
+		return ""
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return ""
+	}
+	rec := &record{root: abs}
+	var changed atomic.Bool
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < writers(); w++ {
@@ -85,115 +100,90 @@ func inputDigest(ctx context.Context, opts Options, prev []byte, read map[string
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				e := &entries[i]
-				if !e.mode.IsRegular() { // a folder, or a link or special file a build refuses: named only
+				if changed.Load() {
 					continue
 				}
-				p := filepath.Join(root, filepath.FromSlash(e.rel))
-				id, ctime := output.StatID(p)
-				e.ctime = ctime
-				if k, ok := known[e.rel]; ok && id != "" && k.id == id && ctime < knownAt-2e9 {
-					e.id, e.sum = id, k.sum
-					continue
+				id := ""
+				if k := es[i].kind; k != depStat && k != depAbsent && k != depOSGone {
+					id, _ = output.StatID(rec.full(es[i].path))
 				}
-				if sum, ok := read[e.rel]; ok && id != "" && ctime < began.UnixNano()-2e9 {
-					e.id, e.sum = id, sum
-					continue
+				if !holds(fsys, rec, es[i], id) {
+					changed.Store(true)
 				}
-				b, err := os.ReadFile(p)
-				if err != nil {
-					mu.Lock()
-					firstErr = err
-					mu.Unlock()
-					continue
-				}
-				e.id, e.sum = id, sha256.Sum256(b)
 			}
 		}()
 	}
-	for i := range entries {
-		if ctx.Err() != nil {
+	for i := range es {
+		if ctx.Err() != nil || changed.Load() {
 			break
 		}
 		next <- i
 	}
 	close(next)
 	wg.Wait()
-	if firstErr != nil {
-		return "", nil, firstErr
+	if changed.Load() || ctx.Err() != nil {
+		return ""
 	}
-	if err := ctx.Err(); err != nil {
-		return "", nil, err
-	}
-	stats := make(map[string]statID, len(entries))
-	for _, e := range entries {
-		if e.mode.IsRegular() {
-			stats[e.rel] = statID{e.id, e.ctime}
-		}
-	}
-	opts.statIDs.publish(stats)
-	h := sha256.New()
-	fmt.Fprintf(h, "sitegen %s\nexe %s\ndate %s\nbase %q\nhost %q\ndrafts %t\nminify %t\n",
-		Version, executableID(), opts.Date, opts.BaseURL, opts.Host, opts.Drafts, opts.Minify)
-	notes := binary.AppendVarint(nil, began.UnixNano())
-	for _, e := range entries {
-		h.Write(binary.AppendUvarint(nil, uint64(len(e.rel))))
-		h.Write([]byte(e.rel))
-		h.Write(binary.AppendUvarint(nil, uint64(e.mode)))
-		h.Write(e.sum[:])
-		if e.id != "" {
-			notes = appendNote(notes, e.rel, e.id, e.sum)
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil)), notes, nil
+	return inputDigest(opts, abs, es)
 }
 
-// pageSums are the SHA-256 of the page files the site was loaded from, by
-// path (inputDigest's read).
-func (s *Site) pageSums() map[string][32]byte {
-	sums := map[string][32]byte{}
-	for _, f := range s.files {
-		if f.Page != nil {
-			sums[f.Path] = f.Page.Sum
+// holds reports whether one dependency is as noted; id is its lstat now.
+func holds(fsys fs.FS, rec *record, e depEntry, id string) bool {
+	if id != "" && id == e.id {
+		return true
+	}
+	var sum [32]byte
+	switch e.kind {
+	case depFile:
+		b, err := fs.ReadFile(fsys, e.path)
+		if err != nil {
+			return false
 		}
-	}
-	return sums
-}
-
-// sourceNote is what a build noted of one source file: its lstat and the
-// SHA-256 of its bytes.
-type sourceNote struct {
-	id  string
-	sum [32]byte
-}
-
-func appendNote(b []byte, rel, id string, sum [32]byte) []byte {
-	for _, v := range []string{rel, id} {
-		b = binary.AppendUvarint(b, uint64(len(v)))
-		b = append(b, v...)
-	}
-	return append(b, sum[:]...)
-}
-
-// decodeNotes reads what inputDigest returned: the notes by file and when
-// the build that took them began (Unix nanoseconds); none when b is not
-// such notes.
-func decodeNotes(b []byte) (map[string]sourceNote, int64) {
-	r := wire.NewReader(b)
-	at := r.Varint()
-	notes := map[string]sourceNote{}
-	for !r.Bad() && r.Len() > 0 {
-		rel, id := string(r.Prefixed()), string(r.Prefixed())
-		sum := r.Bytes(32)
-		if r.Bad() {
-			break
+		sum = sha256.Sum256(b)
+	case depDir:
+		ents, err := fs.ReadDir(fsys, e.path)
+		if err != nil {
+			return false
 		}
-		notes[rel] = sourceNote{id: id, sum: [32]byte(sum)}
+		sum = listingSum(ents)
+	case depStat:
+		st, err := fs.Stat(fsys, e.path)
+		if err != nil {
+			return false
+		}
+		sum = statSum(st)
+	case depAbsent:
+		_, err := fs.Stat(fsys, e.path)
+		return errors.Is(err, fs.ErrNotExist)
+	case depOSGone:
+		_, err := os.Lstat(rec.full(e.path))
+		return errors.Is(err, fs.ErrNotExist)
+	case depOSFile, depOSDir:
+		var err error
+		if sum, err = osSum(e.depKey, rec.full(e.path)); err != nil {
+			return false
+		}
+	default:
+		return false
 	}
-	if !r.Done() {
-		return nil, 0
+	return sum == e.sum
+}
+
+// osSum digests a file or folder outside the site's file system (what
+// esbuild read), following links as esbuild does.
+func osSum(k depKey, full string) ([32]byte, error) {
+	if k.kind == depOSDir {
+		ents, err := os.ReadDir(full)
+		if err != nil {
+			return [32]byte{}, err
+		}
+		return listingSum(ents), nil
 	}
-	return notes, at
+	b, err := os.ReadFile(full)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	return sha256.Sum256(b), nil
 }
 
 // executableID names the running sitegen binary; "" when it cannot be told,

@@ -18,6 +18,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -33,8 +34,10 @@ import (
 
 // Cache runs builds through a store. A nil *Cache runs esbuild every time.
 type Cache struct {
-	store *cache.Store
-	runs  atomic.Int64
+	store  *cache.Store
+	runs   atomic.Int64
+	mu     sync.Mutex
+	inputs map[string]string // absolute path → fileDigest, of every build's inputs
 }
 
 // New returns a Cache over store (nil when store is nil).
@@ -42,7 +45,33 @@ func New(store *cache.Store) *Cache {
 	if store == nil {
 		return nil
 	}
-	return &Cache{store: store}
+	return &Cache{store: store, inputs: map[string]string{}}
+}
+
+// Inputs returns the files the builds so far read, taken from esbuild's
+// metafiles (node_modules files included) and the package-lock.json in
+// their keys: absolute path → the hex SHA-256 of the bytes the build was
+// made or checked with ("missing" for a file that was not there).
+func (c *Cache) Inputs() map[string]string {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return maps.Clone(c.inputs)
+}
+
+func (c *Cache) noteInputs(dir string, trace []input) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.inputs[filepath.Join(dir, "package-lock.json")] = fileDigest(dir, "package-lock.json")
+	for _, in := range trace {
+		p := in.Path
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		c.inputs[p] = in.Digest
+	}
 }
 
 // Runs returns how many builds ran esbuild (were not taken from the cache).
@@ -70,14 +99,12 @@ func (c *Cache) Build(bo api.BuildOptions, virtual ...string) api.BuildResult {
 	if b, ok := store.Get(key); ok {
 		var e entry
 		if gob.NewDecoder(bytes.NewReader(b)).Decode(&e) == nil && e.valid(dir) {
+			c.noteInputs(dir, e.Trace)
 			return api.BuildResult{OutputFiles: e.Outputs, Metafile: e.Metafile}
 		}
 	}
 	c.runs.Add(1)
 	res := api.Build(bo)
-	if len(res.Errors) > 0 || len(res.Warnings) > 0 {
-		return res
-	}
 	e := entry{Outputs: res.OutputFiles, Metafile: res.Metafile}
 	var meta struct {
 		Inputs map[string]json.RawMessage `json:"inputs"`
@@ -92,6 +119,10 @@ func (c *Cache) Build(bo api.BuildOptions, virtual ...string) api.BuildResult {
 		e.Trace = append(e.Trace, input{Path: in, Digest: fileDigest(dir, in)})
 	}
 	sort.Slice(e.Trace, func(i, j int) bool { return e.Trace[i].Path < e.Trace[j].Path })
+	c.noteInputs(dir, e.Trace)
+	if len(res.Errors) > 0 || len(res.Warnings) > 0 {
+		return res
+	}
 	var buf bytes.Buffer
 	if gob.NewEncoder(&buf).Encode(&e) == nil {
 		store.Put(key, buf.Bytes())

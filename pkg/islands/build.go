@@ -23,7 +23,10 @@ import (
 //go:embed js/loader.js
 var loaderJS string
 
-const islandsDir = "assets/islands"
+// Dir is the folder of a site's islands.
+const Dir = "assets/islands"
+
+const islandsDir = Dir
 
 var islandName = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*$`)
 

@@ -198,6 +198,10 @@ func (p *pool) get(ctx context.Context) (engine, error) {
 			if err != nil {
 				p.mu.Lock()
 				p.created--
+				select { // a caller waiting for room tries (and fails) in turn
+				case p.freed <- struct{}{}:
+				default:
+				}
 				p.mu.Unlock()
 				return nil, err
 			}

@@ -3,36 +3,37 @@
 package output
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
+// noFollow makes an open fail on a symbolic link instead of following it.
+const noFollow = syscall.O_NOFOLLOW
+
 // lockOut takes an exclusive lock on the output folder dir (absolute) for
 // the length of a build, so a second build into it cannot clean up the
 // first one's temporary tree as a leftover, while builds into other
-// folders, siblings included, run side by side. The lock is a file named by
-// a hash of dir (its parent's links resolved) in the temporary folder's
-// sitegen-locks: nothing is written beside the output.
+// folders, siblings included, run side by side. The lock is the file
+// .sitegen-lock-<out> beside dir (see lockName): where --out is, so two
+// builds into one folder meet there whatever their temporary folders. It
+// is opened without following a link: a link planted there is refused.
 func lockOut(dir string) (func(), error) {
-	parent, err := filepath.EvalSymlinks(filepath.Dir(dir))
+	name := lockName(dir)
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|noFollow|syscall.O_CLOEXEC, 0o644)
 	if err != nil {
-		return nil, err
-	}
-	sum := sha256.Sum256([]byte(filepath.Join(parent, filepath.Base(dir))))
-	locks := filepath.Join(os.TempDir(), "sitegen-locks")
-	if err := os.MkdirAll(locks, 0o1777); err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("%s is a symbolic link, not sitegen's lock file; sitegen does not follow it: remove it and build again", name)
+		}
 		return nil, fmt.Errorf("lock %s: %w", dir, err)
 	}
-	os.Chmod(locks, 0o1777) // shared by every user, like the temporary folder (best effort)
-	f, err := os.OpenFile(filepath.Join(locks, hex.EncodeToString(sum[:16])), os.O_RDWR|os.O_CREATE, 0o666)
-	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", dir, err)
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s is not a regular file: remove it and build again", name)
 	}
 	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
 		f.Close()
@@ -42,4 +43,9 @@ func lockOut(dir string) (func(), error) {
 		return nil, fmt.Errorf("lock %s: %w", dir, err)
 	}
 	return func() { f.Close() }, nil
+}
+
+// lockName is the lock file of the output folder dir (absolute).
+func lockName(dir string) string {
+	return filepath.Join(filepath.Dir(dir), lockPrefix+filepath.Base(dir))
 }

@@ -63,6 +63,58 @@ func keepDir(final string) string {
 	return filepath.Join(filepath.Dir(final), keepPrefix+besideName(filepath.Base(final)))
 }
 
+// checkKeep refuses a keep folder sitegen did not make: the keep folder of
+// final, and its spare, must be real folders (not symbolic links) and its
+// indexes regular files, or be absent. Nothing in it is ever followed
+// through a link: a link planted there would have a build delete and write
+// wherever it points.
+func checkKeep(final string) error {
+	keep := keepDir(final)
+	st, err := os.Lstat(keep)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("check the keep folder: %w", err)
+	case !st.IsDir():
+		return fmt.Errorf("%s is %s, not the folder sitegen keeps beside --out; sitegen does not follow or remove it: remove it yourself and build again", keep, kind(st.Mode()))
+	}
+	for _, n := range []string{spareName, spareIndex, liveIndex, spareIndex + ".new", liveIndex + ".new"} {
+		p := filepath.Join(keep, n)
+		st, err := os.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case err != nil:
+			return fmt.Errorf("check the keep folder: %w", err)
+		case n == spareName && st.IsDir(), n != spareName && st.Mode().IsRegular():
+			continue
+		}
+		return fmt.Errorf("%s is %s, which sitegen did not make; sitegen does not follow or remove it: remove %s yourself and build again", p, kind(st.Mode()), keep)
+	}
+	return nil
+}
+
+// kind names a file mode for checkKeep's message.
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a folder"
+	case m.IsRegular():
+		return "a regular file"
+	}
+	return "a special file"
+}
+
+// realKeep reports whether the keep folder of final is a real folder (not
+// a link) that checkKeep accepts.
+func realKeep(final string) bool {
+	st, err := os.Lstat(keepDir(final))
+	return err == nil && st.IsDir() && checkKeep(final) == nil
+}
+
 // openSpare returns the spare in keep and its index with the files that
 // changed since it was written marked as not reusable, or "" and nil when
 // there is no spare that can be trusted (an untrusted one is removed).
@@ -104,6 +156,9 @@ type Last struct {
 func ReadLast(dir string) *Last {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
+		return nil
+	}
+	if !realKeep(abs) {
 		return nil
 	}
 	file := filepath.Join(keepDir(abs), liveIndex)
@@ -330,8 +385,11 @@ func (t *Tree) keepOld(old string, x *treeIndex) error {
 	}
 	x.recs["."] = root
 	keep := keepDir(t.final)
-	if err := os.MkdirAll(keep, 0o755); err != nil {
+	if err := os.Mkdir(keep, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return errors.Join(fmt.Errorf("keep the previous output: %w", err), os.RemoveAll(old))
+	}
+	if err := checkKeep(t.final); err != nil { // never written through a link
+		return errors.Join(err, os.RemoveAll(old))
 	}
 	spare := filepath.Join(keep, spareName)
 	// The new tree's index is written while the old tree is made the spare

@@ -42,6 +42,10 @@ const (
 	oldPrefix = ".sitegen-old-"
 )
 
+// lockPrefix names the lock file a build holds beside --out while it runs
+// (lockOut); it stays there between builds.
+const lockPrefix = ".sitegen-lock-"
+
 // Manifest is the content of ManifestName. It holds no time stamp, so two
 // builds of the same sources stay byte-identical.
 type Manifest struct {
@@ -138,6 +142,10 @@ func BeginWith(dir, version string, opts BeginOptions) (*Tree, error) {
 		return nil, fmt.Errorf("%s: %w", abs, err)
 	}
 	if err := Recover(abs); err != nil {
+		unlock()
+		return nil, err
+	}
+	if err := checkKeep(abs); err != nil {
 		unlock()
 		return nil, err
 	}

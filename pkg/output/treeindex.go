@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"runtime"
@@ -124,7 +125,15 @@ func decodeIndex(b []byte) (*treeIndex, error) {
 
 // readIndex reads an index file; a missing or damaged one is nil.
 func readIndex(file string) *treeIndex {
-	b, err := os.ReadFile(file)
+	f, err := os.OpenFile(file, os.O_RDONLY|noFollow, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	b, err := io.ReadAll(f)
 	if err != nil {
 		return nil
 	}
@@ -138,7 +147,15 @@ func readIndex(file string) *treeIndex {
 // writeIndex replaces file with x, whole or not at all.
 func writeIndex(file string, x *treeIndex) error {
 	tmp := file + ".new"
-	if err := os.WriteFile(tmp, x.encode(), 0o644); err != nil {
+	os.Remove(tmp) // a leftover (a link is removed, not followed)
+	// O_EXCL: a link planted at tmp meanwhile is not written through.
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o644)
+	if err != nil {
+		return fmt.Errorf("write the tree index: %w", err)
+	}
+	_, err = f.Write(x.encode())
+	if err = errors.Join(err, f.Close()); err != nil {
+		os.Remove(tmp)
 		return fmt.Errorf("write the tree index: %w", err)
 	}
 	if err := os.Rename(tmp, file); err != nil {

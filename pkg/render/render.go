@@ -188,6 +188,12 @@ func New(opts Options) (*Renderer, error) {
 	return r, errs.Err()
 }
 
+// SetBuild gives the renderer the build hash and the cache salt, which
+// digest the templates New read; call it before anything renders.
+func (r *Renderer) SetBuild(hash string, salt []byte) {
+	r.opts.BuildHash, r.opts.CacheSalt = hash, salt
+}
+
 // Rebind points the renderer at a new state of the site (content, routes,
 // strings, bundles) while keeping its parsed templates, for the dev server's
 // rebuilds when no template changed. opts.FS and the templates must be the
