@@ -7,7 +7,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
-	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -78,19 +77,6 @@ func hasEffectiveType(tb *tab, want string) bool {
 func connectionStandIn(tb *tab, effectiveType string) {
 	tb.t.Helper()
 	src := `Object.defineProperty(Navigator.prototype, 'connection', { configurable: true, get: () => ({ effectiveType: ` + jsStr(effectiveType) + `, saveData: false, addEventListener() {}, removeEventListener() {} }) });`
-	var id cdppage.ScriptIdentifier
-	err := chromedp.Do(tb.ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		r, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: src})
-		if err == nil {
-			id = r.Identifier
-		}
-		return err
-	}))
-	if err != nil {
-		tb.t.Fatal(err)
-	}
+	tb.addScript(src)
 	tb.t.Log("using a stand-in for navigator.connection that says " + effectiveType)
-	tb.t.Cleanup(func() {
-		chromedp.Do(tb.base, cdpDo(cdppage.RemoveScriptToEvaluateOnNewDocument, cdppage.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: id}))
-	})
 }

@@ -27,24 +27,31 @@ func noCache(t *testing.T, tb *tab) {
 // testLoaderRetry: the island loader answers 503 once; the runtime fetches
 // it again about 200 ms later and the page's islands hydrate.
 func (rs *runtimeSuite) testLoaderRetry(t *testing.T) {
-	isLoader := func(r *http.Request) bool { return strings.Contains(r.URL.Path, "/islands/loader") }
-	f := rs.srv.inject(t, &fault{match: isLoader, status: 503, times: 1})
+	rs.retryOnce(t, "/islands/loader", "/en/about-us/contact/", "ConsentBanner")
+}
+
+// retryOnce: the files whose path contains sub answer 503 once on a direct
+// load of page; they are asked for again about 200 ms later (under a new
+// URL: a module whose fetch failed stays failed under its own) and the
+// island hydrates.
+func (rs *runtimeSuite) retryOnce(t *testing.T, sub, page, island string) {
+	f := rs.srv.inject(t, &fault{match: func(r *http.Request) bool { return strings.Contains(r.URL.Path, sub) }, status: 503, times: 1})
 	defer rs.srv.remove(f)
 	tb := rs.open(t, tabOptions{consent: "reject"})
 	noCache(t, tb)
 	m := rs.srv.mark()
-	if _, err := chromedp.Run(tb.ctx, chromedp.Navigate(rs.base+"/en/about-us/contact/")); err != nil {
+	if _, err := chromedp.Run(tb.ctx, chromedp.Navigate(rs.base+page)); err != nil {
 		t.Fatal(err)
 	}
 	// Budget for a loaded 2-core machine: the retry itself comes after 200 ms.
-	tb.waitJS(`document.querySelector('sg-island[data-island="ConsentBanner"][data-hydrated]')`, 20*time.Second,
-		"the idle island to hydrate after the loader answered 503 once (loader requests: %v)", paths(rs.srv.since(m, "/islands/loader")))
-	reqs := rs.srv.since(m, "/islands/loader")
+	tb.waitJS(`document.querySelector('sg-island[data-island="`+island+`"][data-hydrated]')`, 20*time.Second,
+		"%s to hydrate after %s answered 503 once (requests: %v)", island, sub, paths(rs.srv.since(m, sub)))
+	reqs := rs.srv.since(m, sub)
 	if len(reqs) != 2 {
-		t.Fatalf("the loader was asked %d times, want 2 (one 503, one retry): %v", len(reqs), paths(reqs))
+		t.Fatalf("%s was asked %d times, want 2 (one 503, one retry): %v", sub, len(reqs), paths(reqs))
 	}
 	if gap := reqs[1].At.Sub(reqs[0].At); gap < 150*time.Millisecond {
-		t.Errorf("the loader was retried %v after it failed, want about 200 ms", gap)
+		t.Errorf("%s was asked again %v after it failed, want about 200 ms", sub, gap)
 	}
 	tb.dropErrors("island loader")
 	tb.checkNoErrors()
@@ -79,28 +86,9 @@ func (rs *runtimeSuite) testLoaderRetryBounded(t *testing.T) {
 }
 
 // testChunkRetry: an island's code answers 503 once; the island loader
-// asks again about 200 ms later under a new URL (a module whose fetch
-// failed stays failed under its own) and the island hydrates.
+// asks again about 200 ms later and the island hydrates.
 func (rs *runtimeSuite) testChunkRetry(t *testing.T) {
-	isChunk := func(r *http.Request) bool { return strings.Contains(r.URL.Path, "/islands/DemoForm-") }
-	f := rs.srv.inject(t, &fault{match: isChunk, status: 503, times: 1})
-	defer rs.srv.remove(f)
-	tb := rs.open(t, tabOptions{consent: "reject"})
-	noCache(t, tb)
-	m := rs.srv.mark()
-	if _, err := chromedp.Run(tb.ctx, chromedp.Navigate(rs.base+"/en/about-us/contact/#demo-form")); err != nil {
-		t.Fatal(err)
-	}
-	tb.waitJS(`document.querySelector('sg-island[data-island="DemoForm"][data-hydrated]')`, 20*time.Second,
-		"the form island to hydrate after its code answered 503 once (requests: %v)", paths(rs.srv.since(m, "/islands/DemoForm-")))
-	reqs := rs.srv.since(m, "/islands/DemoForm-")
-	if len(reqs) != 2 {
-		t.Fatalf("the island's code was asked %d times, want 2 (one 503, one retry): %v", len(reqs), paths(reqs))
-	}
-	if gap := reqs[1].At.Sub(reqs[0].At); gap < 150*time.Millisecond {
-		t.Errorf("the island's code was asked again %v after it failed, want about 200 ms", gap)
-	}
-	tb.checkNoErrors()
+	rs.retryOnce(t, "/islands/DemoForm-", "/en/about-us/contact/#demo-form", "DemoForm")
 }
 
 // testChunkFailedAfterSwap: after a swap, an island whose code keeps

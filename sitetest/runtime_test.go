@@ -127,6 +127,28 @@ func (rs *runtimeSuite) startRuntimeBrowser(t *testing.T, exe string) {
 	rs.bctx = bctx
 }
 
+// addScript runs src before the page's own scripts in every document the
+// tab loads until the subtest ends.
+func (tb *tab) addScript(src string) {
+	tb.t.Helper()
+	var id cdppage.ScriptIdentifier
+	err := chromedp.Do(tb.ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		r, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: src})
+		if err == nil {
+			id = r.Identifier
+		}
+		return err
+	}))
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	tb.t.Cleanup(func() {
+		within(10*time.Second, func() error {
+			return chromedp.Do(tb.base, cdpDo(cdppage.RemoveScriptToEvaluateOnNewDocument, cdppage.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: id}))
+		})
+	})
+}
+
 // open lends a tab with nothing stored for any of the test origins and a
 // recorder of runtime navigations; scripts given run before the page's own.
 func (rs *runtimeSuite) open(t *testing.T, o tabOptions, scripts ...string) *tab {
@@ -137,22 +159,7 @@ func (rs *runtimeSuite) open(t *testing.T, o tabOptions, scripts ...string) *tab
 	}
 	scripts = append([]string{navRecorder}, scripts...)
 	for _, src := range scripts {
-		var id cdppage.ScriptIdentifier
-		err := chromedp.Do(tb.ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-			r, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: src})
-			if err == nil {
-				id = r.Identifier
-			}
-			return err
-		}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			within(10*time.Second, func() error {
-				return chromedp.Do(tb.base, cdpDo(cdppage.RemoveScriptToEvaluateOnNewDocument, cdppage.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: id}))
-			})
-		})
+		tb.addScript(src)
 	}
 	t.Cleanup(func() {
 		// Leave no worker, override or storage for the next test. Bounded:

@@ -47,5 +47,5 @@ func lockOut(dir string) (func(), error) {
 
 // lockName is the lock file of the output folder dir (absolute).
 func lockName(dir string) string {
-	return filepath.Join(filepath.Dir(dir), lockPrefix+filepath.Base(dir))
+	return filepath.Join(filepath.Dir(dir), lockPrefix+besideName(filepath.Base(dir)))
 }
