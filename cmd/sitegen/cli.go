@@ -398,16 +398,19 @@ func printReport(w io.Writer, rep *build.Report) {
 func newServe(stdout, stderr io.Writer) *cobra.Command {
 	var o build.Options
 	var port int
+	var cacheMB int64
 	var bind, formsDB string
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the site on localhost from memory, rebuilding what each edit affects",
-		Long: `Serve builds the site into memory and serves it as the host would (aliases,
-per-locale 404 pages, trailing slashes, headers). It watches site.yaml,
-content/, templates/ and assets/, re-renders only the pages an edit affects,
-and reloads open tabs; a stylesheet edit swaps the stylesheet in place. A
-build error shows over the page and in the terminal while the last good
-build stays served. Nothing is written to disk.`,
+		Long: `Serve loads the site into memory, renders each page when it is asked for,
+and serves it as the host would (aliases, per-locale 404 pages, trailing
+slashes, headers); the pages never asked for render in the background for
+their errors. It watches site.yaml, content/, templates/ and assets/,
+forgets only the pages an edit affects, and reloads open tabs; a stylesheet
+edit swaps the stylesheet in place. An error shows over the page and in the
+terminal while the last good site stays served. The rendered pages kept are
+bounded by --cache-mb. Nothing is written to disk.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOpts(&o, args); err != nil {
 				return err
@@ -418,6 +421,7 @@ build stays served. Nothing is written to disk.`,
 			if _, err := os.Stat(filepath.Join(o.Source, config.FileName)); err != nil {
 				return usageError{fmt.Errorf("no %s in %s: run sitegen serve in a site folder or pass --source", config.FileName, o.Source)}
 			}
+			o.DevCache = cacheMB << 20
 			log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 			o.Logger = log
 			srv, err := devserver.New(cmd.Context(), devserver.Options{Build: o, Out: stdout, Log: log})
@@ -447,6 +451,7 @@ build stays served. Nothing is written to disk.`,
 		},
 	}
 	buildFlags(cmd, &o)
+	cmd.Flags().Int64Var(&cacheMB, "cache-mb", build.DefaultDevCache>>20, "megabytes of rendered pages the server keeps in memory (the pages asked for last)")
 	cmd.Flags().IntVarP(&port, "port", "p", 1313, "port to listen on")
 	cmd.Flags().StringVar(&bind, "bind", "127.0.0.1", "the address to listen on (0.0.0.0: every interface)")
 	cmd.Flags().StringVar(&formsDB, "forms-db", "", "database of the form handler, for a site with one form (default: a SQLite file per form in the temporary folder)")

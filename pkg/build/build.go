@@ -72,11 +72,9 @@ type Options struct {
 	// ImageEncoders, when set, replace the image encoders (a test's gate
 	// on them); nil means images.DefaultEncoders.
 	ImageEncoders *images.Encoders
-	// DeferPictures (the dev server) renders and serves pages before their
-	// picture variants exist: a Dev leaves the variants out of its output
-	// until Dev.Pictures adds them, and DevResult.Images makes any of them
-	// on demand meanwhile. A build ignores it.
-	DeferPictures bool
+	// DevCache is how many bytes of rendered pages the dev server keeps
+	// (Dev); 0 means DefaultDevCache. A build ignores it.
+	DevCache int64
 	Logger        *slog.Logger
 	// CacheDir, when set, is the folder of the persistent build cache
 	// (pkg/cache): pages' final bytes (see pageCache), esbuild bundles,

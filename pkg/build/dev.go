@@ -8,142 +8,137 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"sitegen/pkg/assets"
 	"sitegen/pkg/config"
 	"sitegen/pkg/content"
-	"sitegen/pkg/i18n"
 	"sitegen/pkg/images"
 	parallelpkg "sitegen/pkg/internal/parallel"
 	"sitegen/pkg/islands"
 	"sitegen/pkg/markdown"
 	"sitegen/pkg/output"
 	"sitegen/pkg/render"
-	"sitegen/pkg/route"
 	"sitegen/pkg/schema"
 	"sitegen/pkg/sitefs"
 )
 
-// Dev is a site built into memory and rebuilt incrementally, for the dev
-// server. The first build renders every page and records, per page, what the
-// render used (render.Deps); an Update parses again only the files that
-// changed, compares the new site with the last good one and re-renders only
-// the pages whose recorded dependencies changed. Nothing is written to disk.
+// Dev is a site loaded into memory for the dev server, whose pages are
+// rendered when they are asked for (File). Loading reads what any page
+// needs to render and link (front matter, routes, data, strings, templates,
+// bundles) and lays out the site-wide files; a page is rendered on its first
+// request and its bytes kept in a cache of bounded size (Options.DevCache),
+// with what the render used (render.Deps). An Update parses again only the
+// files that changed, compares the new site with the last good one and
+// forgets the pages whose recorded dependencies changed; the few of them
+// still in the cache (the open tabs) render again at once, the rest when
+// they are asked for. CheckNext renders the pages never asked for, one at a
+// time, for the errors only a render finds. Nothing is written to disk.
 //
 // The build hash is fixed for the session: it is in every page's head, and
-// changing it on every data edit would re-render every page; the dev server
-// reloads open tabs itself.
+// changing it on every data edit would invalidate every page; the dev
+// server reloads open tabs itself.
 //
-// Dev is not safe for concurrent use; the dev server calls it from one
-// goroutine.
+// Dev is safe for concurrent use: its methods take turns.
 type Dev struct {
+	mu    sync.Mutex
 	opts  Options
 	root  string
 	fsys  fs.FS
 	files map[string]*content.SourceFile // parsed content files by path
 
-	cfg     *config.Config
-	langs   []string
-	statics map[string]bool
-	assets  *assets.Result
-	// staticCache holds the bytes of assets/static files read so far.
-	staticCache map[string][]byte
-	staticsGen  int               // counts changes of the static files
-	assetURLs   map[string]string // entry -> URL, fixed at the first build
-	bundle      *islands.Bundle
-	hash        string
+	cfg        *config.Config
+	langs      []string
+	statics    map[string]bool
+	assets     *assets.Result
+	staticsGen int               // counts changes of the static files
+	assetURLs  map[string]string // entry -> URL, fixed at the first build
+	bundle     *islands.Bundle
+	hash       string
 
 	// renderer keeps its parsed templates across updates that change no
 	// template; nil means parse them again.
 	renderer *render.Renderer
 	md       *markdown.Converter
 
-	bodies *bodyCache
-	// images makes the <picture> variants; imageFiles are assets/images.
+	// images makes the <picture> variants, on demand; imageFiles are
+	// assets/images.
 	images     *images.Processor
 	imageFiles map[string]bool
-	// staleImages are output paths of variants of edited photos, to leave
-	// the output with the next good update.
-	staleImages []string
-	// picturesPending: the output lacks the picture variants (see
-	// Options.DeferPictures) until Pictures adds them.
-	picturesPending bool
-	copts           content.Options // how content files are parsed
+	copts      content.Options // how content files are parsed
 
-	good *devState // the last build without errors
+	// out keeps the rendered bytes of the pages and static files asked
+	// for last, up to Options.DevCache bytes.
+	out  *output.MemTree
+	deps depKeys
+
+	good *devState // the last site without errors
 	// pending are source changes not yet part of a good build (the
 	// update that saw them failed); they count again in the next one.
 	pending map[string]bool
 }
 
-// devState is one good build: the site and, per entry URL, what rendering it
-// gave and used.
-type devState struct {
-	site     *Site
-	pages    map[string]*rendered // by entry URL
-	out      map[string][]byte    // the whole output, by path below the root
-	fallback map[string]string    // see DevResult.Fallback
-	sigs     map[string]pageSig   // by lang/id
-	// What the output's bundles and static files came from.
-	assets     *assets.Result
-	bundle     *islands.Bundle
-	staticsGen int
-	// wide are the site-wide files siteFiles laid out (and the picture
-	// variants Dev.Pictures added), by output path.
-	wide map[string]bool
-}
+// DefaultDevCache is the default of Options.DevCache: the bytes of
+// rendered pages the dev server keeps.
+const DefaultDevCache = 128 << 20
 
 // DevResult is what an update did.
 type DevResult struct {
-	// Rendered are the URLs of the pages rendered again, sorted; Removed
-	// the URLs of pages that no longer exist.
-	Rendered, Removed []string
+	// Rendered are the URLs of the pages rendered again, sorted; Stale
+	// those forgotten, to render when asked for; Removed the URLs of pages
+	// that no longer exist, Added of those new.
+	Rendered, Stale, Removed, Added []string
 	// Changed are the output paths whose bytes changed or that were
-	// added or removed, sorted.
+	// added or removed (of a page forgotten: every path it had in the
+	// cache), sorted.
 	Changed []string
 	// StyleOnly is true when only stylesheets changed: open tabs can swap
 	// them without a reload.
 	StyleOnly bool
-	// Full is true when the update rebuilt everything (site.yaml changed).
+	// Full is true when the update loaded everything again (site.yaml
+	// changed).
 	Full     bool
 	Pages    int // pages in the site
 	Duration time.Duration
-	// Out is the whole output after the update; it is never modified
-	// afterwards, so it may be served while the next update runs.
-	Out map[string][]byte
-	// RedirectTable and HeaderRules are what the host applies (see
-	// hosting.NewHandler).
+	// RedirectTable is what the host redirects (see hosting.NewHandler).
 	RedirectTable map[string]string
-	HeaderRules   []output.HeaderRule
 	// Fallback names, per output path of an HTML page shown from the
 	// default locale, the file it shows (for the dev-only marker).
 	Fallback map[string]string
-	// Images, set while the output lacks the picture variants (see
-	// Options.DeferPictures), makes any variant the pages name on demand
-	// (Processor.Variant) and all of them (Processor.Run, into the image
-	// cache) before Dev.Pictures adds them to the output.
+	// Prefixes are the locales' URL prefixes.
+	Prefixes []string
+	// Images makes any picture variant the pages name, on demand
+	// (Processor.Variant), and all of them (Processor.Run, into the image
+	// cache).
 	Images *images.Processor
 }
 
-// NewDev builds the site at opts.Source into memory.
+// NewDev loads the site at opts.Source; its pages render when asked for.
 func NewDev(ctx context.Context, opts Options) (*Dev, *DevResult, error) {
 	root := opts.Source
 	if root == "" {
 		root = "."
 	}
-	d := &Dev{opts: opts, root: root, pending: map[string]bool{}, staticCache: map[string][]byte{}}
+	if opts.DevCache <= 0 {
+		opts.DevCache = DefaultDevCache
+	}
+	d := &Dev{opts: opts, root: root, pending: map[string]bool{}, out: output.NewMemCache(opts.DevCache), deps: depKeys{}}
 	fsys, err := sitefs.New(root)
 	if err != nil {
 		return d, nil, err
 	}
 	d.fsys = fsys
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	res, err := d.full(ctx)
 	return d, res, err
 }
 
 // Close releases the island engines.
 func (d *Dev) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	if d.bundle != nil {
 		return d.bundle.Close()
 	}
@@ -152,17 +147,20 @@ func (d *Dev) Close() error {
 
 // Config returns the site's configuration of the last successful load (nil
 // before one).
-func (d *Dev) Config() *config.Config { return d.cfg }
+func (d *Dev) Config() *config.Config {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.cfg
+}
 
 // full loads everything again, as on start and after site.yaml changes,
 // the way a build loads a site (load); a site with errors is rendered for
-// its errors too (errorsOnly), so that the dev server and check report what
-// a build reports.
+// its errors too (errorsOnly), so that the dev server reports what a build
+// reports.
 func (d *Dev) full(ctx context.Context) (*DevResult, error) {
 	start := time.Now()
 	d.fsys.(*sitefs.FS).Forget()
-	bodies := &bodyCache{m: map[bodyKey]cachedBody{}}
-	site, errs := load(ctx, d.opts, &liveTree{fsys: d.fsys.(*sitefs.FS), bodies: bodies})
+	site, errs := load(ctx, d.opts, &liveTree{fsys: d.fsys.(*sitefs.FS)})
 	if site == nil {
 		return nil, errs.Err()
 	}
@@ -177,19 +175,29 @@ func (d *Dev) full(ctx context.Context) (*DevResult, error) {
 	site.files = nil
 	site.recordDeps, site.stableURLs = true, site.Assets.URLs
 	old := d.bundle
-	d.copts, d.md, d.bodies = site.copts, site.md, bodies
+	d.copts, d.md = site.copts, site.md
 	d.cfg, d.langs, d.files, d.statics, d.assets, d.assetURLs, d.bundle, d.hash = site.Config, site.copts.Langs, files, site.Statics, site.Assets, site.Assets.URLs, site.Islands, site.Hash
-	d.images, d.imageFiles, d.staleImages = site.Images, site.imageFiles, nil
-	d.picturesPending = d.opts.DeferPictures
+	d.images, d.imageFiles = site.Images, site.imageFiles
+	d.renderer = site.Renderer
+	st, err := d.newState(ctx, site, nil)
+	if err != nil {
+		if old != nil && old != d.bundle {
+			d.bundle.Close()
+			d.bundle = old
+		}
+		return nil, err
+	}
 	if old != nil && old != d.bundle {
 		old.Close()
 	}
-	d.good, d.renderer = nil, site.Renderer
-	clear(d.staticCache)
-	st, res, err := d.renderSite(ctx, site, sigsOf(site.Plan), nil, nil)
-	if err != nil {
-		return nil, err
+	res := d.result(st)
+	res.Changed = d.out.Names() // so open tabs reload
+	if d.good != nil {
+		res.Changed = append(res.Changed, changedFiles(d.good.wide, st.wide)...)
 	}
+	slices.Sort(res.Changed)
+	res.Changed = slices.Compact(res.Changed)
+	d.out = output.NewMemCache(d.opts.DevCache)
 	d.good = st
 	res.Full = true
 	res.Duration = time.Since(start)
@@ -197,9 +205,11 @@ func (d *Dev) full(ctx context.Context) (*DevResult, error) {
 }
 
 // Update rebuilds after the files at paths (slash paths below the site root;
-// files or folders, present or gone) changed. On error the last good output
+// files or folders, present or gone) changed. On error the last good site
 // stays as it was and the changes count again in the next update.
 func (d *Dev) Update(ctx context.Context, paths []string) (*DevResult, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	start := time.Now()
 	d.fsys.(*sitefs.FS).Forget() // a folder may have become a link
 	for _, p := range paths {
@@ -211,22 +221,19 @@ func (d *Dev) Update(ctx context.Context, paths []string) (*DevResult, error) {
 	}
 	ch, full := d.sortPending()
 	if full {
-		var before map[string][]byte
-		if d.good != nil {
-			before = d.good.out
-		}
 		res, err := d.full(ctx)
 		if err != nil {
 			return nil, err
 		}
 		clear(d.pending)
-		res.Changed = changedFiles(before, res.Out) // so open tabs reload
 		return res, nil
 	}
 	parallel(len(ch.reparse), func(i int) { ch.reparse[i].Parse(d.fsys, d.copts) })
 	changed := map[string]bool{} // dependency keys
+	// The variants' names are fingerprinted: the pages showing a photo
+	// that changed change with it.
 	d.forgetImages(append(ch.images, ch.statics...), changed)
-	oldRenderer, oldAssets, oldBundle := d.renderer, d.assets, d.bundle
+	oldRenderer, oldAssets, oldBundle, oldURLs := d.renderer, d.assets, d.bundle, maps.Clone(d.assetURLs)
 	if len(ch.templates) > 0 {
 		d.renderer = nil
 	}
@@ -248,29 +255,30 @@ func (d *Dev) Update(ctx context.Context, paths []string) (*DevResult, error) {
 			return nil, err
 		}
 	}
+	oldStatics, oldGen := d.statics, d.staticsGen
 	if err := d.refreshStatics(ch.statics, changed); err != nil {
 		return nil, err
 	}
 	d.assets, d.bundle = newAssets, newBundle
-	same := d.bodiesOnly(ch, changed)
-	st, res, err := d.renderWith(ctx, changed, d.good, same)
+	st, err := d.next(ctx, changed, d.bodiesOnly(ch, changed))
 	if err != nil {
 		if newBundle != oldBundle {
 			newBundle.Close()
 		}
-		d.assets, d.bundle, d.renderer = oldAssets, oldBundle, oldRenderer
-		if ch.assets {
-			d.assetURLs = oldAssets.URLs
-		}
+		d.assets, d.bundle, d.renderer, d.assetURLs = oldAssets, oldBundle, oldRenderer, oldURLs
+		d.statics, d.staticsGen = oldStatics, oldGen
 		return nil, err
 	}
 	if newBundle != oldBundle && oldBundle != nil {
 		oldBundle.Close()
 	}
+	res := d.carry(ctx, st, changed)
+	res.Changed = append(res.Changed, d.staleStatics(ch.statics, oldStatics)...)
+	slices.Sort(res.Changed)
+	res.Changed = slices.Compact(res.Changed)
 	d.good = st
 	clear(d.pending)
-	d.staleImages = nil
-	res.StyleOnly = styleOnly && len(res.Rendered) == 0 && len(res.Removed) == 0
+	res.StyleOnly = styleOnly && len(res.Rendered) == 0 && len(res.Stale) == 0 && len(res.Removed) == 0
 	res.Duration = time.Since(start)
 	return res, nil
 }
@@ -316,16 +324,17 @@ func (d *Dev) sortPending() (ch changes, full bool) {
 }
 
 // forgetImages: the pages showing an edited photo render again with its new
-// variants; the old variants leave the output.
-func (d *Dev) forgetImages(edited []string, changed map[string]bool) {
+// variants; it returns the output paths of the old variants.
+func (d *Dev) forgetImages(edited []string, changed map[string]bool) (variants []string) {
 	for _, p := range edited {
 		changed[render.DepImage(p)] = true
-		sources, variants := d.images.Forget(p)
+		sources, vs := d.images.Forget(p)
 		for _, s := range sources {
 			changed[render.DepImage(s)] = true
 		}
-		d.staleImages = append(d.staleImages, variants...)
+		variants = append(variants, vs...)
 	}
+	return variants
 }
 
 // rebundleAssets bundles assets/ again; scripts says a bundle other than a
@@ -392,11 +401,6 @@ func (d *Dev) refreshStatics(paths []string, changed map[string]bool) error {
 		return err
 	}
 	for _, p := range paths {
-		for k := range d.staticCache {
-			if k == p || strings.HasPrefix(k, p+"/") {
-				delete(d.staticCache, k)
-			}
-		}
 		changed[render.DepStatic(p)] = true
 		changed[render.DepURL(p)] = true
 	}
@@ -423,7 +427,6 @@ func (d *Dev) bodiesOnly(ch changes, changed map[string]bool) bool {
 		old := ch.before[f.Path]
 		old.Page.Body, old.Page.BodyLine, old.Page.Sum = f.Page.Body, f.Page.BodyLine, f.Page.Sum
 		d.files[f.Path] = old
-		d.bodies.forget(old.Page)
 		changed[render.DepFile(f.Path)] = true
 	}
 	return true
@@ -471,31 +474,3 @@ func (d *Dev) refreshContent(p string, before map[string]*content.SourceFile) []
 // parallel runs fn(0..n-1) on GOMAXPROCS workers.
 func parallel(n int, fn func(i int)) { parallelpkg.For(n, runtime.GOMAXPROCS(0), fn) }
 
-// Checked is what sitegen check reads of a built site besides its output
-// (DevResult.Out): the configuration, the route plan and the static files,
-// and what rendering fell back on.
-type Checked struct {
-	Config        *config.Config
-	Plan          *route.Plan
-	Statics       map[string]bool
-	StringMisses  []i18n.Miss // UI strings looked up in a locale that lacks them
-	DataFallbacks [][2]string // locale and data set shown from the default locale
-}
-
-// Checked returns what check reads of the last good build (nil before
-// one).
-func (d *Dev) Checked() *Checked {
-	s := d.Site()
-	if s == nil {
-		return nil
-	}
-	return &Checked{Config: s.Config, Plan: s.Plan, Statics: s.Statics, StringMisses: s.Catalog.Misses(), DataFallbacks: s.Renderer.DataFallbacks()}
-}
-
-// Site returns the last good build's site (nil before one).
-func (d *Dev) Site() *Site {
-	if d.good == nil {
-		return nil
-	}
-	return d.good.site
-}

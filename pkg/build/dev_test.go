@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -19,10 +20,12 @@ func devOpts(dir string) Options {
 	return Options{Source: dir, Date: "2026-01-01", Minify: true}
 }
 
-// TestDevMatchesBuild: the dev server's first build is byte for byte what
-// sitegen build writes, on every fixture site and on the website (islands,
-// forms, inline styles and their CSP hashes included): both lay out pages
-// and site-wide files with the same steps.
+// TestDevMatchesBuild: every file the dev server gives, each page rendered
+// when asked for, is byte for byte what sitegen build writes, and it has
+// no other, on every fixture site and on the website (islands, forms,
+// picture variants, inline styles and their CSP hashes included): both lay
+// out pages and site-wide files with the same steps. (pkg/devserver's
+// TestServeMatchesBuild asks through the HTTP handler.)
 func TestDevMatchesBuild(t *testing.T) {
 	sites := map[string]string{"website": "../.."}
 	for _, gs := range goldenSites {
@@ -39,16 +42,17 @@ func TestDevMatchesBuild(t *testing.T) {
 			buildFixture(t, src, out)
 			want := readTree(t, out)
 			delete(want, output.ManifestName) // the mark of a build's own folder
-			d, res, err := NewDev(context.Background(), devOpts(src))
+			d, _, err := NewDev(context.Background(), devOpts(src))
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer d.Close()
-			if got, wantNames := slices.Sorted(maps.Keys(res.Out)), slices.Sorted(maps.Keys(want)); !slices.Equal(got, wantNames) {
+			got := devOutput(t, d)
+			if got, wantNames := slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)); !slices.Equal(got, wantNames) {
 				t.Fatalf("files differ:\ndev   %v\nbuild %v", got, wantNames)
 			}
 			for name, b := range want {
-				if !bytes.Equal(res.Out[name], b) {
+				if !bytes.Equal(got[name], b) {
 					t.Errorf("%s differs from the build", name)
 				}
 			}
@@ -56,12 +60,54 @@ func TestDevMatchesBuild(t *testing.T) {
 	}
 }
 
+// devOutput asks d for every file of its site (rendering every page) and
+// for the picture variants the pages name.
+func devOutput(t *testing.T, d *Dev) map[string][]byte {
+	t.Helper()
+	ctx := context.Background()
+	out := map[string][]byte{}
+	for _, name := range d.Names() {
+		b, err := d.File(ctx, name)
+		if IsNotExist(err) {
+			continue // a page's island manifest or slices it does not have
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out[name] = b
+	}
+	for name, b := range out {
+		if !strings.HasSuffix(name, ".html") {
+			continue
+		}
+		for _, u := range pictureURL.FindAllString(string(b), -1) {
+			if _, ok := out[u[1:]]; !ok {
+				v, err := d.File(ctx, u[1:])
+				if err != nil {
+					t.Fatalf("%s (named by %s): %v", u, name, err)
+				}
+				out[u[1:]] = v
+			}
+		}
+	}
+	return out
+}
+
+var pictureURL = regexp.MustCompile(`/_assets/img/[A-Za-z0-9._-]+`)
+
+// affectedPages are the pages an update rendered again, forgot or added.
+func affectedPages(res *DevResult) []string {
+	return slices.Sorted(slices.Values(slices.Concat(res.Rendered, res.Stale, res.Added)))
+}
+
 // TestDevIncremental edits, renames and deletes files of a copy of the
-// fixture site and checks, after each change, which pages rendered again and
-// that the output equals a fresh build of the changed tree.
+// fixture site, every page asked for, and checks, after each change, which
+// pages it forgot or rendered again and that the output equals a fresh
+// build of the changed tree.
 func TestDevIncremental(t *testing.T) {
 	dir, d := devFixture(t)
 	ctx := context.Background()
+	devOutput(t, d)
 	edit := func(rel, old, new string) {
 		t.Helper()
 		p := filepath.Join(dir, rel)
@@ -121,13 +167,16 @@ func TestDevIncremental(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", st.name, err)
 		}
-		if st.rendered != nil && !reflect.DeepEqual(nonNil(res.Rendered), st.rendered) {
-			t.Errorf("%s: rendered %v, want %v", st.name, res.Rendered, st.rendered)
+		if got := affectedPages(res); st.rendered != nil && !reflect.DeepEqual(nonNil(got), st.rendered) {
+			t.Errorf("%s: rendered or forgot %v, want %v", st.name, got, st.rendered)
 		}
-		if st.rendered == nil && len(res.Rendered) != res.Pages+1 {
-			t.Errorf("%s: rendered %d pages, want all %d", st.name, len(res.Rendered), res.Pages+1)
+		if got := affectedPages(res); st.rendered == nil && len(got) != res.Pages+1 {
+			t.Errorf("%s: rendered or forgot %d pages, want all %d", st.name, len(got), res.Pages+1)
 		}
-		compareFresh(t, st.name, dir, d, res.Out)
+		if len(res.Rendered) > againLimit {
+			t.Errorf("%s: rendered %d pages at once, more than %d", st.name, len(res.Rendered), againLimit)
+		}
+		compareFresh(t, st.name, dir, d)
 	}
 }
 
@@ -152,11 +201,12 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// compareFresh checks that out equals a fresh dev build of dir, apart from
-// the session's build hash and the stylesheet's stable URL.
-func compareFresh(t *testing.T, step, dir string, d *Dev, out map[string][]byte) {
+// compareFresh checks that d's output equals a fresh dev build of dir,
+// apart from the session's build hash and the stylesheet's stable URL.
+func compareFresh(t *testing.T, step, dir string, d *Dev) {
 	t.Helper()
-	fresh, res, err := NewDev(context.Background(), devOpts(dir))
+	out := devOutput(t, d)
+	fresh, _, err := NewDev(context.Background(), devOpts(dir))
 	if err != nil {
 		t.Fatalf("%s: fresh build: %v", step, err)
 	}
@@ -167,7 +217,7 @@ func compareFresh(t *testing.T, step, dir string, d *Dev, out map[string][]byte)
 	}
 	r := strings.NewReplacer(repl...)
 	want := map[string]string{}
-	for name, b := range res.Out {
+	for name, b := range devOutput(t, fresh) {
 		want[strings.TrimPrefix(r.Replace("/"+name), "/")] = r.Replace(string(b))
 	}
 	got := map[string]string{}
@@ -217,6 +267,7 @@ func TestDevIsland(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
+	devOutput(t, d)
 	write("assets/islands/Counter.jsx", "export default function Counter({ label }) { return <button type=\"button\" class=\"c\">{label}</button>; }\n")
 	res, err := d.Update(ctx, []string{"assets/islands/Counter.jsx"})
 	if err != nil {
@@ -226,10 +277,10 @@ func TestDevIsland(t *testing.T) {
 	if !reflect.DeepEqual(res.Rendered, want) {
 		t.Errorf("rendered %v, want %v", res.Rendered, want)
 	}
-	if !strings.Contains(string(res.Out["pl/404/index.html"]), `class="c"`) {
+	if b, _ := d.File(ctx, "pl/404/index.html"); !strings.Contains(string(b), `class="c"`) {
 		t.Errorf("the 404 page does not show the edited island")
 	}
-	compareFresh(t, "island edit", dir, d, res.Out)
+	compareFresh(t, "island edit", dir, d)
 }
 
 // TestDevInlineScriptHashes: the dev server's CSP allows the inline scripts
@@ -260,13 +311,16 @@ func TestDevInlineScriptHashes(t *testing.T) {
 		return ""
 	}
 	ctx := context.Background()
-	d, res, err := NewDev(ctx, devOpts(dir))
+	d, _, err := NewDev(ctx, devOpts(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	if !strings.Contains(csp(res.HeaderRules), hash) {
-		t.Fatalf("first build: CSP %q lacks the error pages' script %s", csp(res.HeaderRules), hash)
+	if _, err := d.File(ctx, "pl/404/index.html"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(csp(d.HeaderRules()), hash) {
+		t.Fatalf("the error page rendered: CSP %q lacks its script %s", csp(d.HeaderRules()), hash)
 	}
 	page := filepath.Join(dir, "content/pl/kontakt.md")
 	b, err = os.ReadFile(page)
@@ -276,17 +330,17 @@ func TestDevInlineScriptHashes(t *testing.T) {
 	if err := os.WriteFile(page, bytes.Replace(b, []byte("Pisz na"), []byte("Napisz na"), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err = d.Update(ctx, []string{"content/pl/kontakt.md"})
+	res, err := d.Update(ctx, []string{"content/pl/kontakt.md"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, u := range res.Rendered {
+	for _, u := range affectedPages(res) {
 		if strings.Contains(u, "404") || strings.Contains(u, "500") {
 			t.Fatalf("the update rendered an error page (%v): the test needs them kept", res.Rendered)
 		}
 	}
-	if !strings.Contains(csp(res.HeaderRules), hash) {
-		t.Errorf("after a body edit: CSP %q lacks the kept error pages' script %s", csp(res.HeaderRules), hash)
+	if !strings.Contains(csp(d.HeaderRules()), hash) {
+		t.Errorf("after a body edit: CSP %q lacks the kept error pages' script %s", csp(d.HeaderRules()), hash)
 	}
 }
 
@@ -303,7 +357,8 @@ func TestDevBodyEditKeepsSite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	site := d.Site()
+	devOutput(t, d)
+	site := d.good.site
 	if err := os.WriteFile(page, append(b, "\nNowy akapit.\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -311,23 +366,23 @@ func TestDevBodyEditKeepsSite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Site() != site {
+	if d.good.site != site {
 		t.Error("a body edit assembled the site again")
 	}
 	if want := []string{"/de/o-nas/kontakt/", "/pl/o-nas/kontakt/"}; !slices.Equal(res.Rendered, want) {
 		t.Errorf("rendered %v, want %v", res.Rendered, want)
 	}
-	if !bytes.Contains(res.Out["pl/o-nas/kontakt/index.html"], []byte("Nowy akapit.")) {
+	if b, _ := d.File(ctx, "pl/o-nas/kontakt/index.html"); !bytes.Contains(b, []byte("Nowy akapit.")) {
 		t.Error("the page does not show its new body")
 	}
-	compareFresh(t, "body edit", dir, d, res.Out)
+	compareFresh(t, "body edit", dir, d)
 	if err := os.WriteFile(page, bytes.Replace(b, []byte("title: "), []byte("title: Nowy "), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := d.Update(ctx, []string{"content/pl/kontakt.md"}); err != nil {
 		t.Fatal(err)
 	}
-	if d.Site() == site {
+	if d.good.site == site {
 		t.Error("a front matter edit kept the site as it was")
 	}
 }

@@ -52,6 +52,7 @@ func TestDevWritesNothingIntoSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	devOutput(t, d) // the page with the photo, and its variants
 	d.Close()
 	after := readTree(t, dir)
 	for name := range after {

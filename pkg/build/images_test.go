@@ -142,7 +142,7 @@ func TestDevPhotoEdit(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	d, first, err := NewDev(ctx, devOpts(dir))
+	d, _, err := NewDev(ctx, devOpts(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,8 @@ func TestDevPhotoEdit(t *testing.T) {
 		sort.Strings(l)
 		return l
 	}
-	if len(variants(first.Out, "field")) == 0 || len(variants(first.Out, "hero")) == 0 {
+	first := devOutput(t, d)
+	if len(variants(first, "field")) == 0 || len(variants(first, "hero")) == 0 {
 		t.Fatalf("first build has no variants of field.jpg or hero.jpg")
 	}
 	steps := []struct {
@@ -174,7 +175,7 @@ func TestDevPhotoEdit(t *testing.T) {
 		{"a photo no page shows renders nothing", func() { writePhoto(t, dir, "photos/unused.jpg", 90, 90) },
 			"assets/images/photos/unused.jpg", []string{}, ""},
 	}
-	prev := first.Out
+	prev := first
 	for _, st := range steps {
 		st.change()
 		res, err := d.Update(ctx, []string{st.path})
@@ -189,13 +190,13 @@ func TestDevPhotoEdit(t *testing.T) {
 		}
 		if st.stem != "" {
 			for _, old := range variants(prev, st.stem) {
-				if _, ok := res.Out[old]; ok {
+				if _, err := d.File(ctx, old); err == nil {
 					t.Errorf("%s: old variant %s is still in the output", st.name, old)
 				}
 			}
 		}
-		compareFresh(t, st.name, dir, d, res.Out)
-		prev = res.Out
+		compareFresh(t, st.name, dir, d)
+		prev = devOutput(t, d)
 	}
 
 	// Saving a photo as it was renders its pages again but changes no file.

@@ -42,12 +42,11 @@ func Load(ctx context.Context, opts Options) (*Site, error) {
 }
 
 // liveTree is the source tree of a site loaded for the dev server: it
-// changes between renders, so files are read afresh (no onceFS), the
+// changes between renders, so files are read afresh (no onceFS), and the
 // parsed content files are kept (Site.files) to parse again only those
-// that change, and converted Markdown bodies are kept across renders.
+// that change.
 type liveTree struct {
-	fsys   *sitefs.FS
-	bodies render.BodyCache
+	fsys *sitefs.FS
 }
 
 // load runs every stage that can run and collects all their errors: an error
@@ -181,15 +180,13 @@ func (p siteParts) assemble() (*Site, error) {
 }
 
 // newRenderer parses the templates into the site's renderer, with the page
-// cache of a build that has a cache, or the dev server's Markdown bodies.
+// cache of a build that has a cache.
 // The build hash is made once the templates are read (it digests them
 // with everything else the load read: hashLoad), and given to the
 // renderer before anything renders.
 func (s *Site) newRenderer(opts Options, live *liveTree) error {
 	ropts := s.renderOptions(opts, s.Assets.URLs)
-	if live != nil {
-		ropts.Bodies = live.bodies
-	} else if s.Islands != nil && s.cache == nil {
+	if live == nil && s.Islands != nil && s.cache == nil {
 		s.Islands.Warm() // every page renders: start the engines while templates parse
 	}
 	if s.cache != nil && s.Plan != nil {

@@ -23,9 +23,11 @@ type siteWide struct {
 	// no picture is encoded, and a path that cannot become a hosting rule
 	// was already reported where it was written.
 	check bool
-	// noPictures leaves the picture variants out (the dev server's first
-	// build, which serves its pages before they are encoded).
-	noPictures bool
+	// dev: the dev server's site-wide files, made before any page
+	// renders: no picture variants (made on demand) and no host rule
+	// files (their CSP holds every page's inline hashes: Dev.File makes
+	// them when asked for).
+	dev bool
 }
 
 // siteFiles lays out the files of the site besides its pages: the redirect
@@ -37,7 +39,12 @@ func (s *Site) siteFiles(ctx context.Context, w siteWide, emit func(name string,
 	if err := s.redirectPages(emit); err != nil {
 		return err
 	}
-	if err := s.rulesFiles(emit); err != nil && !w.check {
+	if err := s.formFiles(emit); err != nil && !w.check {
+		return err
+	}
+	if w.dev {
+		// made apart (Dev.File)
+	} else if err := s.hostRules(emit); err != nil && !w.check {
 		return err
 	}
 	if w.worker != nil {
@@ -65,7 +72,7 @@ func (s *Site) siteFiles(ctx context.Context, w siteWide, emit func(name string,
 	for _, name := range slices.Sorted(maps.Keys(bundles)) {
 		emit(name, bundles[name])
 	}
-	if w.check || w.noPictures || s.Images == nil {
+	if w.check || w.dev || s.Images == nil {
 		return nil
 	}
 	return s.pictures(ctx, emit)
@@ -130,11 +137,8 @@ func (s *Site) redirectPage(rd route.Redirect) ([]byte, error) {
 	return s.html.HTML(b)
 }
 
-// rulesFiles writes the schema of every form the site declares, _redirects,
-// _headers and the nginx snippet. The CSP holds the hashes of the inline
-// styles and scripts of the pages rendered (Site.inlineHashes): it comes
-// after them.
-func (s *Site) rulesFiles(emit func(name string, b []byte)) error {
+// formFiles writes the schema of every form the site declares.
+func (s *Site) formFiles(emit func(name string, b []byte)) error {
 	set, _, err := s.forms()
 	if err != nil {
 		return err
@@ -146,6 +150,13 @@ func (s *Site) rulesFiles(emit func(name string, b []byte)) error {
 	for _, name := range slices.Sorted(maps.Keys(schemas)) {
 		emit(name, schemas[name])
 	}
+	return nil
+}
+
+// hostRules writes the host's rule files (_redirects, _headers, the nginx
+// snippet...). The CSP holds the hashes of the inline styles and scripts of
+// the pages rendered (Site.inlineHashes): it comes after them.
+func (s *Site) hostRules(emit func(name string, b []byte)) error {
 	files, err := s.host().RuleFiles(output.HostInput{Version: Version, Headers: output.HeaderRules(s.policy()),
 		Redirects: s.Plan.Redirects, NotFound: s.notFoundPages(), ServerError: s.serverErrorPages()})
 	if err == nil {

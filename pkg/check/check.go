@@ -126,10 +126,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // Run builds the site in memory and checks it. The errors of a site that
 // does not build are its diagnostics (kind "build"; a build's notes stay notes).
 func Run(ctx context.Context, opts Options) (*Report, error) {
-	dev, res, err := build.NewDev(ctx, opts.Build)
-	if dev != nil {
-		defer dev.Close()
-	}
+	site, err := build.Check(ctx, opts.Build)
 	if err != nil {
 		var list diag.List
 		var d diag.Diagnostic
@@ -153,7 +150,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if root == "" {
 		root = "."
 	}
-	c := &checker{site: dev.Checked(), out: res.Out, root: root, pages: map[string]*page{}, sources: map[string][]string{}, seen: map[diag.Diagnostic]bool{}, feedsDone: map[string]bool{}}
+	c := &checker{site: site, out: site.Out.Data, root: root, pages: map[string]*page{}, sources: map[string][]string{}, seen: map[diag.Diagnostic]bool{}, feedsDone: map[string]bool{}}
 	c.run(ctx, opts.External)
 	return c.report(), nil
 }

@@ -1,8 +1,10 @@
-// Package devserver is `sitegen serve`: it builds the site into memory,
-// serves it with the production URL semantics (pkg/hosting), watches the
-// sources, rebuilds only what a change affects (build.Dev), and tells open
-// tabs over server-sent events to reload, swap their stylesheets, or show the
-// build error over the page. Nothing is written to disk.
+// Package devserver is `sitegen serve`: it loads the site into memory,
+// renders each page when it is asked for and serves it with the production
+// URL semantics (pkg/hosting), renders the pages never asked for in the
+// background for their errors, watches the sources, forgets only what a
+// change affects (build.Dev), and tells open tabs over server-sent events
+// to reload, swap their stylesheets, or show the errors over the page.
+// Nothing is written to disk.
 package devserver
 
 import (
@@ -14,11 +16,11 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -59,30 +61,32 @@ type Server struct {
 	session string
 	// watching is closed once the watcher is set up (tests wait on it).
 	watching chan struct{}
-	// encoded receives the image processor whose variants were all
-	// encoded in the background (see pictures.go), for Watch to add them
-	// to the output; encoding is the processor being encoded.
-	encoded  chan *images.Processor
+	// encoding is the image processor whose variants are being encoded
+	// in the background (see pictures.go).
 	encoding *images.Processor
 	// picturesAdded is a test's hook: told each time the variants were
-	// added to the output.
+	// all encoded.
 	picturesAdded chan struct{}
-	ctx           context.Context
+	// wake tells the background check (check.go) that an update forgot
+	// pages; answered is closed with the first answer, which it waits for.
+	wake     chan struct{}
+	answered chan struct{}
+	answer   sync.Once
+	ctx      context.Context
 }
 
-// snapshot is one good build being served.
+// snapshot is what is served of the last good site besides its files
+// (build.Dev.File).
 type snapshot struct {
-	handler *hosting.Handler
-	fs      *memFS
-	// images makes the variants the output does not have yet (nil once
-	// it has them all).
+	redirects map[string]string
+	// images makes the picture variants, on demand.
 	images   *images.Processor
 	fallback map[string]string // HTML output path -> the file its content comes from
 	prefixes []string
 }
 
-// New builds the site. A site with errors still gives a server: it shows
-// the errors until they are fixed.
+// New loads the site; its pages render when asked for. A site with errors
+// still gives a server: it shows the errors until they are fixed.
 func New(ctx context.Context, opts Options) (*Server, error) {
 	if opts.Quiet <= 0 {
 		opts.Quiet = 10 * time.Millisecond
@@ -99,44 +103,27 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	var id [8]byte
 	rand.Read(id[:])
 	s := &Server{opts: opts, events: newBroker(), session: hex.EncodeToString(id[:]), watching: make(chan struct{}),
-		encoded: make(chan *images.Processor, 1), ctx: ctx}
-	// Pages first: the picture variants are encoded in the background
-	// (pictures.go), and any a browser asks for meanwhile on demand.
-	opts.Build.DeferPictures = true
-	s.opts.Build.DeferPictures = true
+		wake: make(chan struct{}, 1), answered: make(chan struct{}), ctx: ctx}
 	dev, res, err := build.NewDev(ctx, opts.Build)
 	s.dev = dev
 	if err != nil {
 		s.fail(err)
 		return s, nil
 	}
-	if err := s.install(res); err != nil {
-		return nil, err
-	}
-	fmt.Fprintf(opts.Out, "built %d pages in %d ms\n", res.Pages, res.Duration.Milliseconds())
+	s.install(res)
+	fmt.Fprintf(opts.Out, "loaded %d pages in %d ms (each renders when asked for)\n", res.Pages, res.Duration.Milliseconds())
 	return s, nil
 }
 
 // Close releases the build's resources.
 func (s *Server) Close() error { return s.dev.Close() }
 
-func (s *Server) install(res *build.DevResult) error {
-	var prefixes []string
-	if cfg := s.dev.Config(); cfg != nil {
-		for _, l := range cfg.Locales {
-			prefixes = append(prefixes, l.Prefix)
-		}
+func (s *Server) install(res *build.DevResult) {
+	s.snap.Store(&snapshot{redirects: res.RedirectTable, fallback: res.Fallback, prefixes: res.Prefixes, images: res.Images})
+	select {
+	case s.wake <- struct{}{}:
+	default:
 	}
-	var fsys *memFS
-	if prev := s.snap.Load(); prev != nil && !res.Full {
-		fsys = prev.fs.update(res.Out, res.Changed)
-	} else {
-		fsys = newMemFS(res.Out)
-	}
-	h := hosting.NewHandlerFS(fsys, prefixes, res.RedirectTable, res.HeaderRules)
-	s.snap.Store(&snapshot{handler: h, fs: fsys, fallback: res.Fallback, prefixes: prefixes, images: res.Images})
-	s.encodeInBackground(res.Images)
-	return nil
 }
 
 // fail reports a build error in the terminal and to open tabs.
@@ -156,12 +143,13 @@ func (s *Server) Update(ctx context.Context, paths []string) (*build.DevResult, 
 		s.fail(err)
 		return nil, err
 	}
-	if err := s.install(res); err != nil {
-		s.fail(err)
-		return nil, err
+	s.install(res)
+	fmt.Fprintf(s.opts.Out, "%s: rendered %d, forgot %d of %d pages in %.1f ms\n", strings.Join(paths, ", "), len(res.Rendered), len(res.Stale), res.Pages, float64(res.Duration.Microseconds())/1000)
+	if probs := s.dev.Problems(); len(probs) > 0 {
+		s.fail(probs.Err())
+		return res, nil
 	}
 	recovered := s.failing.Swap(false)
-	fmt.Fprintf(s.opts.Out, "%s: rendered %d of %d pages in %.1f ms\n", strings.Join(paths, ", "), len(res.Rendered), res.Pages, float64(res.Duration.Microseconds())/1000)
 	switch {
 	case recovered:
 		s.events.send(event{name: "reload", data: reloadData{Recovered: true, Changed: nonNil(res.Changed), Pages: nonNil(res.Rendered)}})
@@ -198,6 +186,7 @@ func (s *Server) Watch(ctx context.Context) error {
 	}
 	bursts := make(chan []string)
 	go w.run(ctx, bursts)
+	go s.checkAll(ctx)
 	close(s.watching)
 	for {
 		select {
@@ -206,8 +195,6 @@ func (s *Server) Watch(ctx context.Context) error {
 			return nil
 		case paths := <-bursts:
 			s.Update(ctx, paths)
-		case p := <-s.encoded:
-			s.addPictures(ctx, p)
 		}
 	}
 }
@@ -228,11 +215,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, r)
 		return
 	}
-	if s.servePicture(w, r, snap) {
-		return
+	defer s.answer.Do(func() { close(s.answered) })
+	// The page renders first: its errors show over it, and its inline
+	// hashes join the CSP the host sends with it.
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		if _, err := s.dev.File(r.Context(), outputFile(r.URL.Path)); err != nil && !build.IsNotExist(err) && r.Context().Err() == nil {
+			s.fail(err)
+			s.errorPage(w, r)
+			return
+		}
 	}
+	handler := hosting.NewHandlerFS(devFS{dev: s.dev, ctx: r.Context()}, snap.prefixes, snap.redirects, s.dev.HeaderRules())
 	rec := &recorder{header: http.Header{}, code: http.StatusOK}
-	snap.handler.ServeHTTP(rec, r)
+	handler.ServeHTTP(rec, r)
 	h := w.Header()
 	for k, v := range rec.header {
 		h[k] = v
@@ -321,25 +316,22 @@ func (r *recorder) Write(b []byte) (int, error) {
 	return r.body.Write(b)
 }
 
-// Glob returns the names of the files of the build being served that match
+// Glob returns the output paths of the site being served that match
 // pattern (path.Match syntax; none before a good build).
 func (s *Server) Glob(pattern string) []string {
-	snap := s.snap.Load()
-	if snap == nil {
-		return nil
+	var out []string
+	for _, name := range s.dev.Names() {
+		if ok, _ := path.Match(pattern, name); ok { // the only error is a bad pattern
+			out = append(out, name)
+		}
 	}
-	names, _ := fs.Glob(snap.fs, pattern) // the only error is a bad pattern
-	return names
+	return out
 }
 
-// File returns a file of the build being served (nil, false before a good
-// build).
+// File returns a file of the site being served, rendering it when needed
+// (nil, false before a good build, or when it has errors).
 func (s *Server) File(name string) ([]byte, bool) {
-	snap := s.snap.Load()
-	if snap == nil {
-		return nil, false
-	}
-	b, err := snap.fs.ReadFile(name)
+	b, err := s.dev.File(s.ctx, name)
 	return b, err == nil
 }
 
