@@ -75,7 +75,7 @@ type Options struct {
 	// DevCache is how many bytes of rendered pages the dev server keeps
 	// (Dev); 0 means DefaultDevCache. A build ignores it.
 	DevCache int64
-	Logger        *slog.Logger
+	Logger   *slog.Logger
 	// CacheDir, when set, is the folder of the persistent build cache
 	// (pkg/cache): pages' final bytes (see pageCache), esbuild bundles,
 	// rendered Markdown and island SSR kept between builds. Output is

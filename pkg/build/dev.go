@@ -473,4 +473,3 @@ func (d *Dev) refreshContent(p string, before map[string]*content.SourceFile) []
 
 // parallel runs fn(0..n-1) on GOMAXPROCS workers.
 func parallel(n int, fn func(i int)) { parallelpkg.For(n, runtime.GOMAXPROCS(0), fn) }
-
