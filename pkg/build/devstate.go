@@ -222,7 +222,7 @@ func (d *Dev) carry(ctx context.Context, st *devState, changed map[string]bool) 
 	for _, url := range slices.Sorted(maps.Keys(prev.pages)) {
 		rec := prev.pages[url]
 		e, ok := st.site.Plan.ByURL(url)
-		if ok && e.Page == rec.page && e.Fallback == rec.fallback && !d.deps.any(rec.deps, changed) {
+		if ok && rec.failed == nil && e.Page == rec.page && e.Fallback == rec.fallback && !d.deps.any(rec.deps, changed) {
 			st.set(url, rec)
 			continue
 		}
@@ -252,8 +252,16 @@ func (d *Dev) carry(ctx context.Context, st *devState, changed map[string]bool) 
 		}
 	}
 	for _, e := range again {
-		files, _ := d.renderPage(ctx, st, e, true)
+		files, err := d.renderPage(ctx, st, e, true)
 		res.Rendered = append(res.Rendered, e.URL)
+		if err != nil { // its errors show over the last good page (Problems)
+			for _, name := range st.site.pageNames(e) {
+				if b, in := was[name]; in {
+					d.out.Put(name, b)
+				}
+			}
+			continue
+		}
 		for _, name := range st.site.pageNames(e) {
 			if b, in := was[name]; (in || files[name] != nil) && string(b) != string(files[name]) {
 				res.Changed = append(res.Changed, name)

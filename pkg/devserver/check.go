@@ -33,6 +33,10 @@ func (s *Server) checkAll(ctx context.Context) {
 			s.encodeInBackground(snap.images) // every page has named its pictures
 		}
 		select {
+		case s.checked <- struct{}{}:
+		default:
+		}
+		select {
 		case <-s.wake:
 		case <-ctx.Done():
 			return
@@ -44,7 +48,9 @@ func (s *Server) checkAll(ctx context.Context) {
 // they have none any more.
 func (s *Server) showProblems() {
 	if probs := s.dev.Problems(); len(probs) > 0 {
-		s.fail(probs.Err())
+		if p := problemOf(s.opts.Build.Source, probs.Err()); !s.events.showing(p) {
+			s.fail(probs.Err())
+		}
 		return
 	}
 	if s.failing.Swap(false) {

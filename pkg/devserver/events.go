@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"reflect"
 	"sync"
 	"time"
 )
@@ -34,6 +35,13 @@ func (b *broker) setError(p problem) {
 	b.current = &ev
 	b.mu.Unlock()
 	b.send(ev)
+}
+
+// showing reports whether open tabs show p already.
+func (b *broker) showing(p problem) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.current != nil && reflect.DeepEqual(b.current.data, p)
 }
 
 // send delivers ev to every tab; a success clears the error state. A tab

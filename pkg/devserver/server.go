@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -71,6 +72,9 @@ type Server struct {
 	// pages; answered is closed with the first answer, which it waits for.
 	wake     chan struct{}
 	answered chan struct{}
+	// checked is told (when not full) each time the background check has
+	// rendered every page (tests wait on it).
+	checked chan struct{}
 	answer   sync.Once
 	ctx      context.Context
 }
@@ -103,7 +107,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	var id [8]byte
 	rand.Read(id[:])
 	s := &Server{opts: opts, events: newBroker(), session: hex.EncodeToString(id[:]), watching: make(chan struct{}),
-		wake: make(chan struct{}, 1), answered: make(chan struct{}), ctx: ctx}
+		wake: make(chan struct{}, 1), answered: make(chan struct{}), checked: make(chan struct{}, 1), ctx: ctx}
 	dev, res, err := build.NewDev(ctx, opts.Build)
 	s.dev = dev
 	if err != nil {
@@ -150,14 +154,15 @@ func (s *Server) Update(ctx context.Context, paths []string) (*build.DevResult, 
 		return res, nil
 	}
 	recovered := s.failing.Swap(false)
+	pages := slices.Sorted(slices.Values(slices.Concat(res.Rendered, res.Stale, res.Added)))
 	switch {
 	case recovered:
-		s.events.send(event{name: "reload", data: reloadData{Recovered: true, Changed: nonNil(res.Changed), Pages: nonNil(res.Rendered)}})
-	case len(res.Changed) == 0:
+		s.events.send(event{name: "reload", data: reloadData{Recovered: true, Changed: nonNil(res.Changed), Pages: nonNil(pages)}})
+	case len(res.Changed) == 0 && len(pages) == 0 && len(res.Removed) == 0:
 	case res.StyleOnly:
 		s.events.send(event{name: "css", data: reloadData{Changed: res.Changed}})
 	default:
-		s.events.send(event{name: "reload", data: reloadData{Changed: res.Changed, Pages: nonNil(res.Rendered)}})
+		s.events.send(event{name: "reload", data: reloadData{Changed: res.Changed, Pages: nonNil(pages)}})
 	}
 	return res, nil
 }

@@ -143,6 +143,7 @@ func startServer(t *testing.T, prepare func(dir string), flush chan []string) (d
 	t.Cleanup(func() { cancel(); s.events.close() }) // runs first: ends the event streams
 	go s.Watch(ctx)
 	receive(t, s.watching, "watcher")
+	receive(t, s.checked, "the background check of every page")
 	return dir, srv.URL, s, listen(t, ctx, srv.URL)
 }
 

@@ -316,27 +316,34 @@ func TestHoistDevEdits(t *testing.T) {
 	dir := copySite(t, "../../testdata/sites/basic")
 	t.Setenv(render.NoHoistEnv, "")
 	ctx := context.Background()
-	d, res, err := build.NewDev(ctx, build.Options{Source: dir, Date: "2026-01-01", Minify: true})
+	d, _, err := build.NewDev(ctx, build.Options{Source: dir, Date: "2026-01-01", Minify: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
 	page := "en/index.html"
 	header := func(b []byte) []byte { h, _, _ := bytes.Cut(b, []byte("</header>")); return h }
-	if !bytes.Contains(header(res.Out[page]), []byte(">Home<")) {
-		t.Fatalf("%s lacks the string before the edit:\n%s", page, res.Out[page])
+	before, err := d.File(ctx, page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(header(before), []byte(">Home<")) {
+		t.Fatalf("%s lacks the string before the edit:\n%s", page, before)
 	}
 	p := filepath.Join(dir, "content/en/i18n.yaml")
 	b, _ := os.ReadFile(p)
 	if err := os.WriteFile(p, bytes.Replace(b, []byte("common_home: Home"), []byte("common_home: Start here"), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err = d.Update(ctx, []string{"content/en/i18n.yaml"})
+	if _, err = d.Update(ctx, []string{"content/en/i18n.yaml"}); err != nil {
+		t.Fatal(err)
+	}
+	after, err := d.File(ctx, page)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h := header(res.Out[page]); !bytes.Contains(h, []byte(">Start here<")) || bytes.Contains(h, []byte(">Home<")) {
-		t.Errorf("%s after the edit shows the old string:\n%s", page, res.Out[page])
+	if h := header(after); !bytes.Contains(h, []byte(">Start here<")) || bytes.Contains(h, []byte(">Home<")) {
+		t.Errorf("%s after the edit shows the old string:\n%s", page, after)
 	}
 }
 
