@@ -5,9 +5,13 @@
 //
 //	go test ./bench/devloop -run '^$' -bench . -benchtime 10x -timeout 30m
 //
-// Each iteration writes a file and waits for the event on the server's event
-// stream (fsnotify → burst window → incremental rebuild → SSE), so the
-// figure includes the watcher's quiet window (devserver.Options.Quiet).
+// A tab is open on the page each edit shows (the edited page, or /pl/ for a
+// data or template edit). Each iteration writes a file, waits for the event
+// on the server's event stream (fsnotify → burst window → incremental
+// rebuild → SSE) and asks for the page again, as the reloading tab does:
+// ms/edit is the time from the write to the page's new bytes, event-ms to
+// the event. Both include the watcher's quiet window
+// (devserver.Options.Quiet).
 package devloop
 
 import (
@@ -15,6 +19,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -85,7 +90,9 @@ func BenchmarkLoop(b *testing.B) {
 			for _, e := range s.edits {
 				b.Run(e.name, func(b *testing.B) {
 					p := filepath.Join(dir, e.file)
-					var total time.Duration
+					open := hs.URL + tabURL(b, p, e)
+					fetch(b, open) // the open tab
+					var total, toEvent time.Duration
 					b.ResetTimer()
 					for i := 0; i < b.N; i++ {
 						// Every write differs from what is there (the
@@ -114,12 +121,15 @@ func BenchmarkLoop(b *testing.B) {
 						case <-time.After(time.Minute):
 							b.Fatalf("no event a minute after writing %s", e.file)
 						}
-						total += time.Since(t0)
+						toEvent += time.Since(t0)
 						if ev.name != "reload" {
 							b.Fatalf("event %s %s", ev.name, ev.data)
 						}
+						fetch(b, open)
+						total += time.Since(t0)
 					}
 					b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/edit")
+					b.ReportMetric(float64(toEvent.Microseconds())/1000/float64(b.N), "event-ms")
 					b.ReportMetric(float64(cold.Milliseconds()), "cold-ms")
 					runtime.GC()
 					var m runtime.MemStats
@@ -129,6 +139,38 @@ func BenchmarkLoop(b *testing.B) {
 				})
 			}
 		})
+	}
+}
+
+// tabURL is the page a tab shows while e is made: the edited page, or the
+// Polish home page.
+func tabURL(tb testing.TB, file string, e edit) string {
+	if !e.append {
+		return "/pl/"
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if slug, ok := strings.CutPrefix(l, "slug: "); ok {
+			return "/pl/" + strings.Trim(slug, `"/ `) + "/"
+		}
+	}
+	tb.Fatalf("%s has no slug", file)
+	return ""
+}
+
+// fetch asks for a page, which must answer 200.
+func fetch(tb testing.TB, url string) {
+	resp, err := http.Get(url)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		tb.Fatalf("%s: %d", url, resp.StatusCode)
 	}
 }
 

@@ -158,7 +158,6 @@ func (s *Server) Update(ctx context.Context, paths []string) (*build.DevResult, 
 	switch {
 	case recovered:
 		s.events.send(event{name: "reload", data: reloadData{Recovered: true, Changed: nonNil(res.Changed), Pages: nonNil(pages)}})
-	case len(res.Changed) == 0 && len(pages) == 0 && len(res.Removed) == 0:
 	case res.StyleOnly:
 		s.events.send(event{name: "css", data: reloadData{Changed: res.Changed}})
 	default:
