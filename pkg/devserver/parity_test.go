@@ -1,15 +1,15 @@
 package devserver
 
 import (
-	"cmp"
-	"maps"
-	"slices"
 	"bytes"
+	"cmp"
 	"context"
+	"maps"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 

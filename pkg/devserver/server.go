@@ -75,8 +75,8 @@ type Server struct {
 	// checked is told (when not full) each time the background check has
 	// rendered every page (tests wait on it).
 	checked chan struct{}
-	answer   sync.Once
-	ctx      context.Context
+	answer  sync.Once
+	ctx     context.Context
 }
 
 // snapshot is what is served of the last good site besides its files
