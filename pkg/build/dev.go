@@ -74,6 +74,9 @@ type Dev struct {
 	deps depKeys
 
 	good *devState // the last site without errors
+	// reload: a full load failed after its parts were taken in; the next
+	// update loads everything again (good is still served meanwhile).
+	reload bool
 	// pending are source changes not yet part of a good build (the
 	// update that saw them failed); they count again in the next one.
 	pending map[string]bool
@@ -185,8 +188,10 @@ func (d *Dev) full(ctx context.Context) (*DevResult, error) {
 			d.bundle.Close()
 			d.bundle = old
 		}
+		d.reload = true
 		return nil, err
 	}
+	d.reload = false
 	if old != nil && old != d.bundle {
 		old.Close()
 	}
@@ -297,7 +302,7 @@ type changes struct {
 // sortPending sorts the pending changes by kind; full says they need the
 // site loaded again (site.yaml, schema.yaml, or a photo added or removed).
 func (d *Dev) sortPending() (ch changes, full bool) {
-	full = d.good == nil || d.pending[config.FileName] || d.pending[schema.FileName]
+	full = d.good == nil || d.reload || d.pending[config.FileName] || d.pending[schema.FileName]
 	ch.before = map[string]*content.SourceFile{}
 	for p := range d.pending {
 		switch {

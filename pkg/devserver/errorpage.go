@@ -12,7 +12,7 @@ var errorPageTmpl = template.Must(template.New("error").Parse(`<!doctype html>
 </head>
 <body style="font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#0f172a">
 <h1 style="color:#b91c1c">Build failed</h1>
-<p>The site has no good build to show yet. Fix the file and save: this page reloads by itself.</p>
+<p>{{ .Why }} Fix the file and save: this page reloads by itself.</p>
 {{ range .Problem.Errors }}<section style="margin:1.5rem 0">
 <p style="font:600 14px/1.4 ui-monospace,monospace;color:#1e3a8a">{{ .File }}{{ if .Line }}:{{ .Line }}{{ if .Col }}:{{ .Col }}{{ end }}{{ end }}</p>
 <p>{{ .Message }}</p>{{ with .Hint }}<p style="color:#475569">Hint: {{ . }}</p>{{ end }}
@@ -21,8 +21,9 @@ var errorPageTmpl = template.Must(template.New("error").Parse(`<!doctype html>
 </body></html>
 `))
 
-// errorPage answers every page request while there has been no good build.
-func (s *Server) errorPage(w http.ResponseWriter, r *http.Request) {
+// errorPage answers every page request while there has been no good build,
+// and a page that does not render (why says which).
+func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, why string) {
 	p := problem{}
 	s.events.mu.Lock()
 	if s.events.current != nil {
@@ -33,7 +34,7 @@ func (s *Server) errorPage(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusInternalServerError)
 	errorPageTmpl.Execute(w, struct {
-		Script  string
-		Problem problem
-	}{ScriptPath, p})
+		Script, Why string
+		Problem     problem
+	}{ScriptPath, why, p})
 }

@@ -57,7 +57,9 @@ type Server struct {
 	opts    Options
 	dev     *build.Dev
 	snap    atomic.Pointer[snapshot]
-	failing atomic.Bool // the last build failed
+	failing atomic.Bool // the last build failed, or a page has errors
+	broken  atomic.Bool // the last update failed: its errors show, not the pages'
+
 	events  *broker
 	session string
 	// watching is closed once the watcher is set up (tests wait on it).
@@ -144,9 +146,11 @@ func (s *Server) fail(err error) {
 func (s *Server) Update(ctx context.Context, paths []string) (*build.DevResult, error) {
 	res, err := s.dev.Update(ctx, paths)
 	if err != nil {
+		s.broken.Store(true)
 		s.fail(err)
 		return nil, err
 	}
+	s.broken.Store(false)
 	s.install(res)
 	fmt.Fprintf(s.opts.Out, "%s: rendered %d, forgot %d of %d pages in %.1f ms\n", strings.Join(paths, ", "), len(res.Rendered), len(res.Stale), res.Pages, float64(res.Duration.Microseconds())/1000)
 	if probs := s.dev.Problems(); len(probs) > 0 {
@@ -216,7 +220,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	snap := s.snap.Load()
 	if snap == nil {
-		s.errorPage(w, r)
+		s.errorPage(w, r, "The site has no good build to show yet.")
 		return
 	}
 	defer s.answer.Do(func() { close(s.answered) })
@@ -224,8 +228,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// hashes join the CSP the host sends with it.
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
 		if _, err := s.dev.File(r.Context(), outputFile(r.URL.Path)); err != nil && !build.IsNotExist(err) && r.Context().Err() == nil {
-			s.fail(err)
-			s.errorPage(w, r)
+			s.showProblems()
+			s.errorPage(w, r, "This page does not render.")
 			return
 		}
 	}

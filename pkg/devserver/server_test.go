@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -421,10 +422,19 @@ func TestServeErrorOverlay(t *testing.T) {
 		}
 		replace(t, dir, c.file, c.new, c.old)
 		ev = receive(t, events, c.name+" fix event")
+		// The background check may still be sending the errors of other
+		// pages showing the same file, found before the fix.
+		for ev.Name == "build-error" && strings.Contains(fmt.Sprint(ev.Data), c.message) {
+			ev = receive(t, events, c.name+" fix event")
+		}
 		if ev.Name != "reload" || ev.Data["recovered"] != true {
 			t.Fatalf("%s: after the fix: %q %v, want reload (recovered)", c.name, ev.Name, ev.Data)
 		}
-		if ev := receive(t, late, c.name+" fix event of a late tab"); ev.Name != "reload" {
+		ev = receive(t, late, c.name+" fix event of a late tab")
+		for ev.Name == "build-error" && strings.Contains(fmt.Sprint(ev.Data), c.message) {
+			ev = receive(t, late, c.name+" fix event of a late tab")
+		}
+		if ev.Name != "reload" {
 			t.Errorf("%s: the late tab got %q after the fix", c.name, ev.Name)
 		}
 	}
@@ -455,5 +465,45 @@ func TestServeBrokenStart(t *testing.T) {
 	s.ServeHTTP(rec, httptest.NewRequest("GET", "/pl/", nil))
 	if rec.Code != 200 {
 		t.Fatalf("after the fix: %d", rec.Code)
+	}
+}
+
+// TestServeCheckFindsRenderErrors: a template error only a render finds
+// (an index out of range, in the layout of the error pages, which no
+// request has rendered) reaches open tabs from the background check, with
+// its template line; such a page asked for answers the error page with the
+// dev script; the fix clears it.
+func TestServeCheckFindsRenderErrors(t *testing.T) {
+	dir, base, s, events := started(t)
+	const file = "templates/layouts/error.html"
+	replace(t, dir, file, "<h1>{{ .Page.Title }}</h1>", "<h1>{{ index .Page.Title 999 }}</h1>")
+	var ev sse
+	for ev = receive(t, events, "an event after the edit"); ev.Name == "reload"; ev = receive(t, events, "the check's error") {
+	}
+	if ev.Name != "build-error" {
+		t.Fatalf("event %q %v, want build-error", ev.Name, ev.Data)
+	}
+	errs, _ := ev.Data["errors"].([]any)
+	if len(errs) == 0 || errs[0].(map[string]any)["file"] != file {
+		t.Fatalf("errors %v, want one in %s", errs, file)
+	}
+	if code, body, _ := get(t, base+"/pl/404/"); code != 500 || !strings.Contains(body, "This page does not render.") || !strings.Contains(body, ScriptPath) {
+		t.Errorf("the broken page: %d\n%s", code, body)
+	}
+	if code, _, _ := get(t, base+"/pl/o-nas/kontakt/"); code != 200 {
+		t.Errorf("a page without the error: %d", code)
+	}
+	replace(t, dir, file, "<h1>{{ index .Page.Title 999 }}</h1>", "<h1>{{ .Page.Title }}</h1>")
+	for {
+		ev := receive(t, events, "the fix")
+		if ev.Name == "reload" && ev.Data["recovered"] == true {
+			break
+		}
+		if ev.Name == "build-error" {
+			t.Fatalf("after the fix: %v", ev.Data)
+		}
+	}
+	if p := s.dev.Problems(); len(p) > 0 {
+		t.Errorf("problems after the fix: %v", p)
 	}
 }
