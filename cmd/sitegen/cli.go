@@ -424,6 +424,9 @@ bounded by --cache-mb. Nothing is written to disk.`,
 			o.DevCache = cacheMB << 20
 			log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 			o.Logger = log
+			// The build's collector: the heap grows at most a window
+			// above the live data (pages rendered are garbage at once).
+			defer memlimit.Start(cmd.Context(), memlimit.Settings{Window: buildMemoryWindow, GCPercent: buildGCPercent, Ceiling: memlimit.ContainerLimit()})()
 			srv, err := devserver.New(cmd.Context(), devserver.Options{Build: o, Out: stdout, Log: log})
 			if err != nil {
 				return err

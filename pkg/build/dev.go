@@ -430,7 +430,7 @@ func (d *Dev) bodiesOnly(ch changes, changed map[string]bool) bool {
 	}
 	for _, f := range ch.reparse {
 		old := ch.before[f.Path]
-		old.Page.Body, old.Page.BodyLine, old.Page.Sum = f.Page.Body, f.Page.BodyLine, f.Page.Sum
+		old.Page.TakeBody(f.Page)
 		d.files[f.Path] = old
 		changed[render.DepFile(f.Path)] = true
 	}

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"maps"
 	"path"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -196,15 +195,12 @@ func (d *Dev) next(ctx context.Context, changed map[string]bool, same bool) (*de
 }
 
 // sameFrontMatter reports whether two parses of a page file differ at most
-// in the body (and so in the digest of the whole file, Sum).
+// in the body.
 func sameFrontMatter(a, b *content.SourceFile) bool {
 	if a.Kind != content.KindPage || b.Kind != content.KindPage || a.Page == nil || b.Page == nil || len(a.Errs) > 0 || len(b.Errs) > 0 {
 		return false
 	}
-	x, y := *a.Page, *b.Page
-	x.Body, y.Body = nil, nil
-	x.Sum, y.Sum = [32]byte{}, [32]byte{}
-	return reflect.DeepEqual(x, y)
+	return a.Page.SameFrontMatter(b.Page)
 }
 
 // againLimit is how many forgotten pages still in the cache (the open

@@ -97,7 +97,7 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 	bundles := esbuildcache.New(store)
 	bundlesDone := make(chan bundling, 1)
 	go func() { bundlesDone <- bundle(ctx, opts, root, fsys, cfg, bundles) }()
-	copts := contentOptions(cfg, opts, sch, live == nil)
+	copts := contentOptions(cfg, opts, sch, true) // bodies are read again when a page renders
 	if fmc := newFrontMatterCache(store); fmc != nil {
 		copts.FrontMatter = fmc
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io/fs"
+	"reflect"
 )
 
 // A page's Markdown body is the largest part of a site's source: a build of
@@ -63,3 +64,18 @@ func (p *Page) LoadBody(fsys fs.FS) ([]byte, error) {
 }
 
 var errChanged = errors.New("the file changed during the build; build again")
+
+// SameFrontMatter reports whether two parses of a page file differ at most
+// in the body (and so in the digest of the whole file, Sum).
+func (p *Page) SameFrontMatter(q *Page) bool {
+	x, y := *p, *q
+	x.Body, y.Body, x.lazy, y.lazy = nil, nil, bodyRef{}, bodyRef{}
+	x.Sum, y.Sum = [32]byte{}, [32]byte{}
+	return reflect.DeepEqual(x, y)
+}
+
+// TakeBody gives p the body of q, a parse of the same file with the same
+// front matter (SameFrontMatter), keeping p itself.
+func (p *Page) TakeBody(q *Page) {
+	p.Body, p.BodyLine, p.Sum, p.lazy = q.Body, q.BodyLine, q.Sum, q.lazy
+}
