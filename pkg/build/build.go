@@ -102,9 +102,9 @@ type Options struct {
 // Site is a loaded, validated site ready to render (used by build and serve).
 type Site struct {
 	Config   *config.Config
-	Source   *content.Source
-	Plan     *route.Plan
-	Renderer *render.Renderer
+	source   *content.Source
+	plan     *route.Plan
+	renderer *render.Renderer
 	Catalog  *i18n.Catalog
 	Assets   *assets.Result
 	Statics  map[string]bool
@@ -425,21 +425,28 @@ func (s *Site) offlinePages() map[string]string {
 	pages := map[string]string{}
 	id := s.Config.ServiceWorker.Offline
 	for _, l := range s.Config.Locales {
-		if e, ok := s.Plan.Lookup(l.Code, id); ok && id != "" && !e.Fallback {
+		if e, ok := s.plan.Lookup(l.Code, id); ok && id != "" && !e.Fallback {
 			pages[l.Prefix] = e.URL
 		}
 	}
 	return pages
 }
 
-// RenderURL renders the page at a site path (for the dev server).
+// Entries are the pages a build renders, the root page first.
+func (s *Site) Entries() []*route.Entry { return s.entries() }
+
+// Renderer is the site's template renderer (for tools and tests; a build
+// renders through Write).
+func (s *Site) Renderer() *render.Renderer { return s.renderer }
+
+// RenderURL renders the page at a site path.
 func (s *Site) RenderURL(ctx context.Context, url string) (_ []byte, _ bool, err error) {
 	defer recoverAs(&err, "rendering "+url)
-	e, ok := s.Plan.ByURL(url)
+	e, ok := s.plan.ByURL(url)
 	if !ok {
 		return nil, false, nil
 	}
-	res, err := s.Renderer.Render(ctx, e)
+	res, err := s.renderer.Render(ctx, e)
 	if err != nil {
 		return nil, true, err
 	}
@@ -460,7 +467,7 @@ func (s *Site) errorsOnly(ctx context.Context, errs diag.List) error {
 // skipped counts the pages not rendered because their source has errors.
 func (s *Site) skipped() int {
 	n := 0
-	for _, e := range s.Plan.Entries {
+	for _, e := range s.plan.Entries {
 		if s.skip[e.Page.File] && !e.Fallback {
 			n++
 		}

@@ -127,12 +127,12 @@ func entriesOf(t *testing.T, site, file string) []string {
 	}
 	defer s.Close()
 	var out []string
-	for _, e := range s.Plan.Entries {
+	for _, e := range s.plan.Entries {
 		if e.Page.File == file {
 			out = append(out, e.URL)
 		}
 	}
-	if root, ok := s.Plan.ByURL("/"); ok && root.Page.File == file {
+	if root, ok := s.plan.ByURL("/"); ok && root.Page.File == file {
 		out = append(out, root.URL)
 	}
 	sort.Strings(out)

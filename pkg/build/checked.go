@@ -38,6 +38,6 @@ func Check(ctx context.Context, opts Options) (*Checked, error) {
 	if _, err := site.write(ctx, out); err != nil {
 		return nil, err
 	}
-	return &Checked{Config: site.Config, Plan: site.Plan, Statics: site.Statics, StringMisses: site.Catalog.Misses(),
-		DataFallbacks: site.Renderer.DataFallbacks(), Out: out}, nil
+	return &Checked{Config: site.Config, Plan: site.plan, Statics: site.Statics, StringMisses: site.Catalog.Misses(),
+		DataFallbacks: site.renderer.DataFallbacks(), Out: out}, nil
 }

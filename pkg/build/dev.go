@@ -181,7 +181,7 @@ func (d *Dev) full(ctx context.Context) (*DevResult, error) {
 	d.copts, d.md = site.copts, site.md
 	d.cfg, d.langs, d.files, d.statics, d.assets, d.assetURLs, d.bundle, d.hash = site.Config, site.copts.Langs, files, site.Statics, site.Assets, site.Assets.URLs, site.Islands, site.Hash
 	d.images, d.imageFiles = site.Images, site.imageFiles
-	d.renderer = site.Renderer
+	d.renderer = site.renderer
 	st, err := d.newState(ctx, site, nil)
 	if err != nil {
 		if old != nil && old != d.bundle {

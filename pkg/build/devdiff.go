@@ -62,7 +62,7 @@ func diffSites(a, b *Site, sa, sb map[string]pageSig, changed map[string]bool) {
 		}
 		return m
 	}
-	ra, rb := redirs(a.Plan), redirs(b.Plan)
+	ra, rb := redirs(a.plan), redirs(b.plan)
 	for f, to := range ra {
 		if rb[f] != to {
 			changed[render.DepURL(f)] = true
@@ -73,8 +73,8 @@ func diffSites(a, b *Site, sa, sb map[string]pageSig, changed map[string]bool) {
 			changed[render.DepURL(f)] = true
 		}
 	}
-	for lang, la := range a.Source.Locales {
-		lb := b.Source.Locales[lang]
+	for lang, la := range a.source.Locales {
+		lb := b.source.Locales[lang]
 		if lb == nil {
 			continue
 		}

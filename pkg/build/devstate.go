@@ -60,7 +60,7 @@ type pageRec struct {
 // (a static file colliding with a generated one, a redirect no host rule
 // can hold).
 func (d *Dev) newState(ctx context.Context, site *Site, prev *devState) (*devState, error) {
-	st := &devState{site: site, sigs: sigsOf(site.Plan), entries: site.entries(), byName: map[string]*route.Entry{},
+	st := &devState{site: site, sigs: sigsOf(site.plan), entries: site.entries(), byName: map[string]*route.Entry{},
 		fallback: map[string]string{}, wide: map[string][]byte{}, ruleNames: map[string]bool{}, pages: map[string]*pageRec{},
 		hashes: map[string]int{}, assets: d.assets, bundle: d.bundle}
 	for _, e := range st.entries {
@@ -175,21 +175,21 @@ func (d *Dev) next(ctx context.Context, changed map[string]bool, same bool) (*de
 	site.recordDeps, site.stableURLs = true, d.assetURLs
 	ropts := site.renderOptions(d.opts, d.assetURLs)
 	site.html = ropts.HTML
-	if site.Renderer = d.renderer; site.Renderer == nil {
-		if site.Renderer, err = render.New(ropts); err != nil {
+	if site.renderer = d.renderer; site.renderer == nil {
+		if site.renderer, err = render.New(ropts); err != nil {
 			errs.AddErr(diag.Pos{File: render.TemplatesDir}, err)
 			return nil, errs.Err()
 		}
 	} else {
-		site.Renderer.Rebind(ropts)
+		site.renderer.Rebind(ropts)
 	}
 	if errs.Merge(site.validate(errs)); len(errs) > 0 {
 		return nil, errs.Err()
 	}
-	diffSites(prev.site, site, prev.sigs, sigsOf(site.Plan), changed)
+	diffSites(prev.site, site, prev.sigs, sigsOf(site.plan), changed)
 	st, err := d.newState(ctx, site, prev)
 	if err == nil {
-		d.renderer = site.Renderer
+		d.renderer = site.renderer
 	}
 	return st, err
 }
@@ -217,12 +217,12 @@ func (d *Dev) carry(ctx context.Context, st *devState, changed map[string]bool) 
 	was := map[string][]byte{} // the cached bytes of the pages rendered again
 	for _, url := range slices.Sorted(maps.Keys(prev.pages)) {
 		rec := prev.pages[url]
-		e, ok := st.site.Plan.ByURL(url)
+		e, ok := st.site.plan.ByURL(url)
 		if ok && rec.failed == nil && e.Page == rec.page && e.Fallback == rec.fallback && !d.deps.any(rec.deps, changed) {
 			st.set(url, rec)
 			continue
 		}
-		pe, _ := prev.site.Plan.ByURL(url)
+		pe, _ := prev.site.plan.ByURL(url)
 		names := prev.site.pageNames(pe)
 		cached := map[string][]byte{}
 		for _, name := range names {
@@ -265,7 +265,7 @@ func (d *Dev) carry(ctx context.Context, st *devState, changed map[string]bool) 
 		}
 	}
 	for _, e := range st.entries {
-		if _, ok := prev.site.Plan.ByURL(e.URL); !ok {
+		if _, ok := prev.site.plan.ByURL(e.URL); !ok {
 			res.Added = append(res.Added, e.URL)
 		}
 	}
@@ -291,7 +291,7 @@ func (d *Dev) staleStatics(changed []string, before map[string]bool) []string {
 }
 
 func (d *Dev) result(st *devState) *DevResult {
-	res := &DevResult{Pages: len(st.site.Plan.Entries), RedirectTable: output.RedirectTable(st.site.Plan.Redirects),
+	res := &DevResult{Pages: len(st.site.plan.Entries), RedirectTable: output.RedirectTable(st.site.plan.Redirects),
 		Fallback: st.fallback, Images: d.images}
 	for _, l := range st.site.Config.Locales {
 		res.Prefixes = append(res.Prefixes, l.Prefix)

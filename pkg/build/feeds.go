@@ -17,18 +17,18 @@ func (s *Site) feedFiles(emit func(name string, b []byte)) error {
 		return nil
 	}
 	day := time.Now().UTC().Truncate(24 * time.Hour)
-	if s.Renderer != nil {
-		if d, err := time.Parse("2006-01-02", s.Renderer.BuildDate()); err == nil {
+	if s.renderer != nil {
+		if d, err := time.Parse("2006-01-02", s.renderer.BuildDate()); err == nil {
 			day = d
 		}
 	}
 	for _, fc := range s.Config.Feeds {
 		for _, l := range s.Config.Locales {
-			list, ok := s.Plan.Lookup(l.Code, fc.List)
+			list, ok := s.plan.Lookup(l.Code, fc.List)
 			if !ok {
 				continue // reported by the route plan
 			}
-			if err := writeFeed(s.Plan, list, s.Config.BaseURL, s.Config.Title, fc.Items, day, emit); err != nil {
+			if err := writeFeed(s.plan, list, s.Config.BaseURL, s.Config.Title, fc.Items, day, emit); err != nil {
 				return err
 			}
 		}
@@ -55,19 +55,19 @@ func writeFeed(plan *route.Plan, list *route.Entry, baseURL, title string, items
 // templateFiles writes the files of templates/files/ (render.FilesDir), each
 // rendered once per locale to <prefix>/<name>.
 func (s *Site) templateFiles(emit func(name string, b []byte)) error {
-	if s.Renderer == nil {
+	if s.renderer == nil {
 		return nil
 	}
-	names := s.Renderer.FileTemplates()
+	names := s.renderer.FileTemplates()
 	var errs diag.List
 	for _, name := range names {
 		for _, l := range s.Config.Locales {
-			b, err := s.Renderer.RenderFile(l.Code, name)
+			b, err := s.renderer.RenderFile(l.Code, name)
 			if err != nil {
 				errs.AddErr(diag.Pos{File: render.FilesDir + "/" + name}, err)
 				break // the same error in every locale
 			}
-			emit(s.Renderer.FilePath(l.Code, name), b)
+			emit(s.renderer.FilePath(l.Code, name), b)
 		}
 	}
 	return errs.Err()

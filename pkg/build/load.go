@@ -174,7 +174,7 @@ type siteParts struct {
 // the site, which has a plan even then.
 func (p siteParts) assemble() (*Site, error) {
 	plan, err := route.Build(p.cfg, p.src, p.statics)
-	return &Site{Config: p.cfg, Source: p.src, Plan: plan, Catalog: catalogOf(p.cfg, p.src), Assets: p.assets, Statics: p.statics,
+	return &Site{Config: p.cfg, source: p.src, plan: plan, Catalog: catalogOf(p.cfg, p.src), Assets: p.assets, Statics: p.statics,
 		Hash: p.hash, Islands: p.islands, Images: p.images, imageFiles: p.imageFiles, fsys: p.fsys, root: p.root, md: p.md,
 		copts: p.copts}, err
 }
@@ -189,22 +189,22 @@ func (s *Site) newRenderer(opts Options, live *liveTree) error {
 	if live == nil && s.Islands != nil && s.cache == nil {
 		s.Islands.Warm() // every page renders: start the engines while templates parse
 	}
-	if s.cache != nil && s.Plan != nil {
+	if s.cache != nil && s.plan != nil {
 		ropts.Cache = s.cache // the templates' own cache entry is keyed by their text too
-		ropts.CacheSalt = cacheSalt(opts, ropts.BuildDate, s.Config, "", s.Plan, s.Islands, s.Assets, ropts.Scripts, s.Images)
+		ropts.CacheSalt = cacheSalt(opts, ropts.BuildDate, s.Config, "", s.plan, s.Islands, s.Assets, ropts.Scripts, s.Images)
 	}
 	s.html = ropts.HTML
 	var err error
-	s.Renderer, err = render.New(ropts)
+	s.renderer, err = render.New(ropts)
 	s.hashLoad()
 	if err != nil {
 		return err
 	}
 	if ropts.Cache != nil {
-		ropts.CacheSalt = cacheSalt(opts, ropts.BuildDate, s.Config, s.Hash, s.Plan, s.Islands, s.Assets, ropts.Scripts, s.Images)
-		s.pages = &pageCache{store: ropts.Cache, salt: ropts.CacheSalt, r: s.Renderer, pageData: s.pageData}
+		ropts.CacheSalt = cacheSalt(opts, ropts.BuildDate, s.Config, s.Hash, s.plan, s.Islands, s.Assets, ropts.Scripts, s.Images)
+		s.pages = &pageCache{store: ropts.Cache, salt: ropts.CacheSalt, r: s.renderer, pageData: s.pageData}
 	}
-	s.Renderer.SetBuild(s.Hash, ropts.CacheSalt)
+	s.renderer.SetBuild(s.Hash, ropts.CacheSalt)
 	return nil
 }
 
@@ -373,7 +373,7 @@ func (s *Site) renderOptions(opts Options, urls map[string]string) render.Option
 		scripts = append(scripts, u)
 	}
 	ropts := render.Options{
-		FS: s.fsys, Config: s.Config, Source: s.Source, Plan: s.Plan, Catalog: s.Catalog, Markdown: s.md,
+		FS: s.fsys, Config: s.Config, Source: s.source, Plan: s.plan, Catalog: s.Catalog, Markdown: s.md,
 		Assets: urls, BuildHash: s.Hash, BuildDate: date,
 		IconDir: s.Config.Icons.Dir, StaticDir: StaticDir, Scripts: scripts,
 		HTML: htmlMinifier(opts.Minify), InlineStyles: inlineStyles(s.Assets), Images: s.Images,
@@ -399,7 +399,7 @@ func (s *Site) validate(errs diag.List) diag.List {
 	}
 	def := s.Config.DefaultLocale().Code
 	dataBroken := func(lang string) bool { return broken[lang] || broken[def] }
-	return validate(s.Config, s.md, s.Source, s.Plan, s.Renderer, withImages(s.Statics, s.imageFiles), langs, dataBroken)
+	return validate(s.Config, s.md, s.source, s.plan, s.renderer, withImages(s.Statics, s.imageFiles), langs, dataBroken)
 }
 
 // badFiles are the source files with errors: pages from or using them are

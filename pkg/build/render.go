@@ -70,7 +70,7 @@ func (s *Site) renderEntry(ctx context.Context, e *route.Entry) (out rendered) {
 	if s.pages != nil || s.recordDeps {
 		deps = render.Deps{}
 	}
-	res, err := s.Renderer.RenderDeps(ctx, e, deps)
+	res, err := s.renderer.RenderDeps(ctx, e, deps)
 	if err != nil {
 		return rendered{entry: e, err: err}
 	}
@@ -87,7 +87,7 @@ func (s *Site) pageData(e *route.Entry, res *render.Result) (data, rsc []byte, e
 		manifest[i] = output.RSCIsland{Component: u.Name, Directive: u.Directive, Media: u.Media, Chunk: u.Chunk}
 	}
 	names := output.IslandNames(manifest)
-	pd := output.NewPageData(s.Plan, e, s.Hash, output.ParseHead(res.HTML), res.Main, names)
+	pd := output.NewPageData(s.plan, e, s.Hash, output.ParseHead(res.HTML), res.Main, names)
 	if data, err = output.JSONSized(pd, len(res.Main)+len(res.Main)/8+1024); err != nil {
 		return nil, nil, err
 	}
@@ -114,7 +114,7 @@ type siteForms struct {
 func (s *Site) forms() (formschema.Set, string, error) {
 	f := &s.formSet
 	f.once.Do(func() {
-		f.set, f.err = formschema.BuildAll(formschema.SiteInput{Config: s.Config, Source: s.Source, Plan: s.Plan, Catalog: s.Catalog,
+		f.set, f.err = formschema.BuildAll(formschema.SiteInput{Config: s.Config, Source: s.source, Plan: s.plan, Catalog: s.Catalog,
 			Markdown: markdown.New(markdown.Options{})})
 		if f.err == nil {
 			f.digest, f.err = f.set.Digest()

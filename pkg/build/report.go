@@ -181,12 +181,12 @@ func (s *Site) newReport(done []rendered, jsSize func([]string) int) *Report {
 		if !e.Root {
 			rep.Pages[e.Lang]++
 		}
-		if n := jsSize(s.Renderer.PageScripts(r.islands)); n > rep.JS[e.Page.Layout].GzipBytes || rep.JS[e.Page.Layout].Page == "" {
+		if n := jsSize(s.renderer.PageScripts(r.islands)); n > rep.JS[e.Page.Layout].GzipBytes || rep.JS[e.Page.Layout].Page == "" {
 			rep.JS[e.Page.Layout] = PageJS{GzipBytes: n, Islands: r.islands, Page: e.URL}
 		}
 	}
-	rep.Redirects = len(s.Plan.Redirects)
-	rep.RedirectTable = output.RedirectTable(s.Plan.Redirects)
+	rep.Redirects = len(s.plan.Redirects)
+	rep.RedirectTable = output.RedirectTable(s.plan.Redirects)
 	if u, ok := s.Assets.URLs[runtimeEntry]; ok {
 		rep.Runtime = jsSize([]string{u})
 	}
@@ -197,18 +197,18 @@ func (s *Site) newReport(done []rendered, jsSize func([]string) int) *Report {
 func (s *Site) finishReport(rep *Report) {
 	rep.HeaderRules = output.HeaderRules(s.policy())
 	rep.Images = s.Images.Stats()
-	rep.Fallbacks = s.Plan.Fallbacks
-	rep.DataFallbacks = s.Renderer.DataFallbacks()
+	rep.Fallbacks = s.plan.Fallbacks
+	rep.DataFallbacks = s.renderer.DataFallbacks()
 	rep.StringMisses = s.Catalog.Misses()
 	rep.Metadata = StaticMetadata(s.Statics, func(p string) []byte { b, _ := fs.ReadFile(s.fsys, StaticDir+p); return b })
 	rep.IslandsBundle = s.IslandsBundle
-	rep.SSRCalls, rep.SSRTime = s.Renderer.SSRStats()
+	rep.SSRCalls, rep.SSRTime = s.renderer.SSRStats()
 	if s.Islands != nil {
 		rep.SSREngine = s.Islands.EngineRenders()
 	}
-	rep.CacheHits, rep.CacheMisses = s.Renderer.CacheStats()
+	rep.CacheHits, rep.CacheMisses = s.renderer.CacheStats()
 	rep.CacheWarning = s.cacheWarning
 	rep.PageCache = s.pages != nil
 	rep.PagesRendered, rep.Rendered, rep.PagesCached = s.pages.stats()
-	rep.TemplateSets, rep.EsbuildRuns = s.Renderer.TemplateSets(), s.bundles.Runs()
+	rep.TemplateSets, rep.EsbuildRuns = s.renderer.TemplateSets(), s.bundles.Runs()
 }

@@ -50,7 +50,7 @@ func (s *Site) siteFiles(ctx context.Context, w siteWide, emit func(name string,
 	if w.worker != nil {
 		emit(sitepath.Worker, w.worker)
 	}
-	if err := output.Sitemaps(s.Plan, s.Config.BaseURL, func(name string, b []byte) error {
+	if err := output.Sitemaps(s.plan, s.Config.BaseURL, func(name string, b []byte) error {
 		emit(name, b)
 		return nil
 	}); err != nil {
@@ -87,10 +87,10 @@ func (s *Site) redirectPages(emit func(name string, b []byte)) error {
 	}
 	// Made on every core (each is a template run and a minification),
 	// handed to emit in order.
-	pages := make([][]byte, len(s.Plan.Redirects))
-	errs := make([]error, len(s.Plan.Redirects))
-	parallel(len(pages), func(i int) { pages[i], errs[i] = s.redirectPage(s.Plan.Redirects[i]) })
-	for i, rd := range s.Plan.Redirects {
+	pages := make([][]byte, len(s.plan.Redirects))
+	errs := make([]error, len(s.plan.Redirects))
+	parallel(len(pages), func(i int) { pages[i], errs[i] = s.redirectPage(s.plan.Redirects[i]) })
+	for i, rd := range s.plan.Redirects {
 		if errs[i] != nil {
 			return errs[i]
 		}
@@ -113,7 +113,7 @@ func (s *Site) host() *output.Host {
 func (s *Site) serverErrorPages() []output.NotFound {
 	var out []output.NotFound
 	def := s.Config.DefaultLocale()
-	for _, e := range s.Plan.Entries {
+	for _, e := range s.plan.Entries {
 		if e.Error && !e.NotFound && !e.Root {
 			l, _ := s.Config.Locale(e.Lang)
 			out = append(out, output.NotFound{Prefix: l.Prefix, Page: l.Prefix + "/500.html"})
@@ -158,7 +158,7 @@ func (s *Site) formFiles(emit func(name string, b []byte)) error {
 // the pages rendered (Site.inlineHashes): it comes after them.
 func (s *Site) hostRules(emit func(name string, b []byte)) error {
 	files, err := s.host().RuleFiles(output.HostInput{Version: Version, Headers: output.HeaderRules(s.policy()),
-		Redirects: s.Plan.Redirects, NotFound: s.notFoundPages(), ServerError: s.serverErrorPages()})
+		Redirects: s.plan.Redirects, NotFound: s.notFoundPages(), ServerError: s.serverErrorPages()})
 	if err == nil {
 		for _, name := range slices.Sorted(maps.Keys(files)) {
 			emit(name, files[name])
@@ -178,12 +178,12 @@ func (s *Site) notFoundPages() []output.NotFound {
 	var out []output.NotFound
 	def := s.Config.DefaultLocale()
 	own := map[string][]string{} // lang -> its error pages' own URLs
-	for _, e := range s.Plan.Entries {
+	for _, e := range s.plan.Entries {
 		if e.Error && !e.Root {
 			own[e.Lang] = append(own[e.Lang], e.URL)
 		}
 	}
-	for _, e := range s.Plan.Entries {
+	for _, e := range s.plan.Entries {
 		if !e.Error || !e.NotFound || e.Root {
 			continue
 		}

@@ -96,10 +96,10 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 // entries, without those whose source has errors.
 func (s *Site) entries() []*route.Entry {
 	var entries []*route.Entry
-	if root, ok := s.Plan.ByURL("/"); ok {
+	if root, ok := s.plan.ByURL("/"); ok {
 		entries = append(entries, root)
 	}
-	entries = append(entries, s.Plan.Entries...)
+	entries = append(entries, s.plan.Entries...)
 	return slices.DeleteFunc(entries, func(e *route.Entry) bool { return s.skip[e.Page.File] })
 }
 
@@ -115,7 +115,7 @@ func (s *Site) prepare(tree output.Writer, entries []*route.Entry) error {
 		planned = append(planned, s.entryFiles(e)...)
 	}
 	if s.host().RedirectPages() {
-		for _, rd := range s.Plan.Redirects {
+		for _, rd := range s.plan.Redirects {
 			planned = append(planned, redirectFile(rd))
 		}
 	}

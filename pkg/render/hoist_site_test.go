@@ -78,14 +78,8 @@ func load(t *testing.T, dir string, hoist bool) *build.Site {
 	return s
 }
 
-// entries lists every page the build renders: the plan's and the root.
-func entries(s *build.Site) []*route.Entry {
-	list := append([]*route.Entry{}, s.Plan.Entries...)
-	if root, ok := s.Plan.ByURL("/"); ok {
-		list = append(list, root)
-	}
-	return list
-}
+// entries lists every page the build renders: the root and the plan's.
+func entries(s *build.Site) []*route.Entry { return s.Entries() }
 
 type rendered struct {
 	res  *render.Result
@@ -113,7 +107,7 @@ func renderAll(t *testing.T, s *build.Site, list []*route.Entry, parallel int) [
 			defer wg.Done()
 			for i := range next {
 				d := render.Deps{}
-				res, err := s.Renderer.RenderDeps(context.Background(), list[i], d)
+				res, err := s.Renderer().RenderDeps(context.Background(), list[i], d)
 				out[i] = rendered{res: res, deps: d.Sorted()}
 				if err != nil {
 					out[i].err = err.Error()
@@ -152,7 +146,7 @@ func TestHoistSameOutput(t *testing.T) {
 			on := load(t, dir, true)
 			list := entries(off)
 			want := renderAll(t, off, list, 1)
-			if n := on.Renderer.HoistedRegions(); n != 0 {
+			if n := on.Renderer().HoistedRegions(); n != 0 {
 				t.Fatalf("%d regions kept before any render", n)
 			}
 			rev := slices.Clone(list)
@@ -160,11 +154,11 @@ func TestHoistSameOutput(t *testing.T) {
 			got := renderAll(t, on, list, 4)
 			gotRev := renderAll(t, on, rev, 4)
 			slices.Reverse(gotRev)
-			if on.Renderer.HoistedRegions() == 0 {
+			if on.Renderer().HoistedRegions() == 0 {
 				t.Fatal("nothing was hoisted")
 			}
-			t.Logf("%d pages, %d region outputs kept", len(list), on.Renderer.HoistedRegions())
-			if off.Renderer.HoistedRegions() != 0 {
+			t.Logf("%d pages, %d region outputs kept", len(list), on.Renderer().HoistedRegions())
+			if off.Renderer().HoistedRegions() != 0 {
 				t.Fatal("hoisted with hoisting off")
 			}
 			for i, e := range list {
@@ -265,7 +259,7 @@ func TestHoistPerLocale(t *testing.T) {
 	s := load(t, dir, true)
 	want := map[string]string{"pl": ">Strona główna<", "en": ">Home<"}
 	for _, e := range entries(s) {
-		res, err := s.Renderer.Render(context.Background(), e)
+		res, err := s.Renderer().Render(context.Background(), e)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -278,7 +272,7 @@ func TestHoistPerLocale(t *testing.T) {
 			t.Errorf("%s (%s): header lacks %s:\n%s", e.URL, e.Lang, w, header)
 		}
 	}
-	if s.Renderer.HoistedRegions() == 0 {
+	if s.Renderer().HoistedRegions() == 0 {
 		t.Fatal("nothing was hoisted")
 	}
 }

@@ -80,10 +80,7 @@ func round(ctx context.Context, root, cache string, workers int) (cold, warm sta
 	}
 	defer site.Close()
 	urls := []string{}
-	if e, ok := site.Plan.ByURL("/"); ok {
-		urls = append(urls, e.URL)
-	}
-	for _, e := range site.Plan.Entries {
+	for _, e := range site.Entries() {
 		urls = append(urls, e.URL)
 	}
 	for _, u := range urls {
