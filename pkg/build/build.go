@@ -256,7 +256,18 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	if errs.Errors() > 0 {
 		return nil, attachSource(opts, site.errorsOnly(ctx, errs))
 	}
-	tree := ready.tree
+	rep, err := site.commit(ctx, opts, ready.tree, reuse, last, log)
+	if err != nil {
+		return nil, err
+	}
+	rep.Duration = time.Since(start)
+	log.Info("build done", "pages", rep.Pages, "files", rep.Files, "bytes", rep.Bytes, "ms", rep.Duration.Milliseconds())
+	return rep, nil
+}
+
+// commit writes the site into tree (Site.write) and makes it the output,
+// with what the next build needs to reuse it.
+func (s *Site) commit(ctx context.Context, opts Options, tree *output.Tree, reuse bool, last *output.Last, log *slog.Logger) (*Report, error) {
 	tree.AbortOn(ctx) // Ctrl+C removes the temporary tree at once
 	committed := false
 	defer func() {
@@ -264,7 +275,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 			tree.Abort()
 		}
 	}()
-	rep, err := site.write(ctx, tree)
+	rep, err := s.write(ctx, tree)
 	if err == nil && opts.AfterWrite != nil {
 		err = opts.AfterWrite()
 	}
@@ -278,7 +289,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	committed = true
 	if reuse {
 		rep.Reused, rep.FilesWritten = true, tree.Written()
-		input, notes, why := site.recorded(opts, last)
+		input, notes, why := s.recorded(opts, last)
 		if why != "" {
 			log.Info("the next build will not reuse this one's inputs", "why", why)
 		}
@@ -289,9 +300,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	if err := tree.Commit(); err != nil {
 		return nil, err
 	}
-	rep.CacheWarning = strings.Join(slices.DeleteFunc([]string{rep.CacheWarning, site.saveCaches()}, func(s string) bool { return s == "" }), "; ")
-	rep.Duration = time.Since(start)
-	log.Info("build done", "pages", rep.Pages, "files", rep.Files, "bytes", rep.Bytes, "ms", rep.Duration.Milliseconds())
+	rep.CacheWarning = strings.Join(slices.DeleteFunc([]string{rep.CacheWarning, s.saveCaches()}, func(s string) bool { return s == "" }), "; ")
 	return rep, nil
 }
 
