@@ -8,7 +8,7 @@ GO ?= go
 # depend on the machine.
 export GOFLAGS := $(strip $(GOFLAGS) -tags=nodynamic)
 
-.PHONY: setup host-tools browser-tools build serve dist test vet fuzz fuzz-warm bench bench-devloop bench-islands bench-forms pagebytes lighthouse clean
+.PHONY: setup host-tools browser-tools build serve dist test vet fuzz fuzz-warm bench bench-devloop bench-devfirst bench-islands bench-forms pagebytes lighthouse clean
 
 # npm packages (islands, icons, fonts), installed from the pinned lock file.
 # A node_modules that is a link (a git worktree sharing another checkout's
@@ -121,6 +121,13 @@ bench: setup
 # to its first 200 answer (BenchmarkFirstAnswer, s/first-answer).
 bench-devloop: setup
 	$(GO) test ./bench/devloop -run '^$$' -bench . -benchtime 5x -timeout 30m -v
+
+# `sitegen serve` on 10,000 generated pages (DEVFIRST_N per locale): the first
+# answer, the load, the memory after 100 random pages (and hugo server where
+# installed); docs/benchmarks.md.
+DEVFIRST_N ?= 5000
+bench-devfirst:
+	bench/devfirst/run.sh $(DEVFIRST_N)
 
 # The demo-request handler under load on loopback: durable submissions/s and
 # p99 for SQLite (WAL, synchronous=FULL; on disk and in RAM) and, when
