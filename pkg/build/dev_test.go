@@ -414,3 +414,36 @@ func TestDevReportsEveryError(t *testing.T) {
 		}
 	}
 }
+
+// TestDevCacheBound: with a cache smaller than the site, the dev server
+// keeps at most its limit of rendered bytes (and the last file), and a page
+// forgotten renders again with the same bytes.
+func TestDevCacheBound(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, fixture, dir)
+	opts := devOpts(dir)
+	opts.DevCache = 16 << 10
+	d, _, err := NewDev(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	first := devOutput(t, d)
+	var total, largest int
+	for _, b := range first {
+		total += len(b)
+		largest = max(largest, len(b))
+	}
+	if total <= 2*int(opts.DevCache) {
+		t.Fatalf("the site has %d bytes: too few to overflow a %d-byte cache", total, opts.DevCache)
+	}
+	if held := d.out.Bytes(); held > opts.DevCache+int64(largest) {
+		t.Errorf("the cache holds %d bytes, over its limit %d", held, opts.DevCache)
+	}
+	again := devOutput(t, d)
+	for name, b := range first {
+		if !bytes.Equal(again[name], b) {
+			t.Errorf("%s differs when asked for again", name)
+		}
+	}
+}
