@@ -46,13 +46,6 @@ func (s *Site) pageFiles(r *rendered, emit func(name string, b []byte)) diag.Lis
 	return nil
 }
 
-// pageFileNames returns the paths pageFiles writes for r.
-func (s *Site) pageFileNames(r *rendered) []string {
-	var names []string
-	s.pageFiles(r, func(name string, _ []byte) { names = append(names, name) })
-	return names
-}
-
 // writeSlices writes a locale's shared header and footer, cut from its home page.
 func writeSlices(lang string, page []byte, writeFile func(string, []byte)) diag.List {
 	var errs diag.List
