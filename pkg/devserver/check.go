@@ -20,6 +20,10 @@ func (s *Server) checkAll(ctx context.Context) {
 	case <-ctx.Done():
 		return
 	}
+	select { // the first pass covers the site New loaded
+	case <-s.wake:
+	default:
+	}
 	for {
 		rendered, changed := s.dev.CheckNext(ctx)
 		if changed {

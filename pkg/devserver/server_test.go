@@ -209,7 +209,7 @@ func strs(v any) []string {
 // step races a quiet window.
 func TestServeRebuilds(t *testing.T) {
 	flush := make(chan []string)
-	dir, base, _, events := startServer(t, nil, flush)
+	dir, base, s, events := startServer(t, nil, flush)
 	steps := []struct {
 		name   string
 		paths  []string // what the watcher sees change
@@ -259,6 +259,9 @@ func TestServeRebuilds(t *testing.T) {
 		if st.pages != nil && !reflect.DeepEqual(strs(ev.Data["pages"]), st.pages) {
 			t.Errorf("%s: rendered %v, want %v", st.name, ev.Data["pages"], st.pages)
 		}
+		// Every page rendered again (the background check) before the
+		// next edit: the pages an edit affects are those of the whole site.
+		receive(t, s.checked, st.name+": the background check")
 	}
 
 	// What the steps left is served with the host's semantics.
