@@ -9,6 +9,7 @@
 #   load_ms   sitegen's own report of loading the site (front matter, routes,
 #             data, templates, bundles: "loaded N pages in X ms"; a binary
 #             that renders every page first says "built N pages in X ms")
+#   read_ms   of it, reading and parsing the content files (front matter)
 #   rss_mb    the server's resident memory after 100 random page requests
 # and, for scale, the peak RSS of `sitegen build` of the same site.
 #
@@ -63,16 +64,17 @@ measure() {
   local rss load
   rss=$(rss_mb "$pid")
   load=$(grep -o '[0-9]* pages in [0-9]* ms' "$log" | head -n 1 | awk '{print $4}')
+  read=$(grep -o 'content files read in [0-9]* ms' "$log" | head -n 1 | awk '{print $5}')
   kill "$pid"; wait "$pid" 2>/dev/null || true
-  printf "%-28s %8s %8.2f %8s %8s\n" "$name" 100 "$first" "${load:--}" "$rss"
+  printf "%-28s %8s %8.2f %8s %8s %8s\n" "$name" 100 "$first" "${load:--}" "${read:--}" "$rss"
 }
 
 echo "pages: $((2 * N)); $(uptime)"
-printf '%-28s %8s %8s %8s %8s\n' server requests first_s load_ms rss_mb
+printf '%-28s %8s %8s %8s %8s %8s\n' server requests first_s load_ms read_ms rss_mb
 for bin in "${BINS[@]}"; do
   measure "sitegen serve ($(basename "$bin"))" "$bin" serve --source "$SITE" --port "$PORT" --date 2026-01-01
   peak=$(/usr/bin/time -f '%M' "$bin" build --source "$SITE" --out "$WORK/public" --date 2026-01-01 --no-cache 2>&1 >/dev/null | tail -n 1)
-  printf '%-28s %8s %8s %8s %8.0f\n' "sitegen build ($(basename "$bin"))" - - - "$(echo "$peak / 1024" | bc -l)"
+  printf '%-28s %8s %8s %8s %8s %8.0f\n' "sitegen build ($(basename "$bin"))" - - - - "$(echo "$peak / 1024" | bc -l)"
   rm -rf "$WORK/public" "$WORK/.sitegen-keep-public" "$WORK/.sitegen-lock-public"
 done
 if command -v hugo >/dev/null; then

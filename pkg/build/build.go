@@ -113,6 +113,7 @@ type Site struct {
 	Images   *images.Processor
 	// IslandsBundle is how long bundling the islands took.
 	IslandsBundle time.Duration
+	readTime      time.Duration     // reading and parsing the content files (front matter)
 	rec           *record           // what the build read (see unchanged.go)
 	cache         *cache.Store      // nil without Options.CacheDir
 	pages         *pageCache        // nil without Options.CacheDir

@@ -104,6 +104,9 @@ type DevResult struct {
 	Full     bool
 	Pages    int // pages in the site
 	Duration time.Duration
+	// ReadContent is how long a full load took to read and parse the
+	// content files (their front matter), part of Duration.
+	ReadContent time.Duration
 	// RedirectTable is what the host redirects (see hosting.NewHandler).
 	RedirectTable map[string]string
 	// Fallback names, per output path of an HTML page shown from the
@@ -205,7 +208,7 @@ func (d *Dev) full(ctx context.Context) (*DevResult, error) {
 	d.out = output.NewMemCache(d.opts.DevCache)
 	d.good = st
 	res.Full = true
-	res.Duration = time.Since(start)
+	res.Duration, res.ReadContent = time.Since(start), site.readTime
 	return res, nil
 }
 

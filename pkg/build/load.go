@@ -104,7 +104,9 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 	if kp := newKnownPages(store, root, began, rec); kp != nil && opts.FS == nil { // the files on disk are the site's
 		copts.Pages = kp
 	}
+	readStart := time.Now()
 	files, src, err := readContent(ctx, fsys, copts)
+	readTime := time.Since(readStart)
 	staticsErr := <-staticsDone
 	bd := <-bundlesDone
 	if src == nil {
@@ -125,7 +127,7 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 		errs.AddErr(diag.Pos{File: content.Dir}, err)
 	}
 	site.IslandsBundle, site.cache, site.bundles, site.cacheWarning, site.files = bd.islandsTime, store, bundles, cacheWarning, files
-	site.rec = rec
+	site.rec, site.readTime = rec, readTime
 	errs.AddErr(diag.Pos{File: StaticDir}, staticsErr)
 	if bd.assetsErr != nil {
 		errs.AddErr(diag.Pos{File: assets.Dir}, bd.assetsErr)

@@ -117,7 +117,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		return s, nil
 	}
 	s.install(res)
-	fmt.Fprintf(opts.Out, "loaded %d pages in %d ms (each renders when asked for)\n", res.Pages, res.Duration.Milliseconds())
+	fmt.Fprintf(opts.Out, "loaded %d pages in %d ms (content files read in %d ms; each page renders when asked for)\n", res.Pages, res.Duration.Milliseconds(), res.ReadContent.Milliseconds())
 	return s, nil
 }
 
