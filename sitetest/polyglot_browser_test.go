@@ -20,6 +20,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -415,5 +416,42 @@ func (s *browserSuite) testPolyglotScreenshots(t *testing.T) {
 			t.Logf("screenshot %s", f)
 			tb.checkNoErrors()
 		})
+	}
+}
+
+// TestFirefoxPolyglot runs firefox/polyglot.test.mjs (a swap to a Japanese
+// page and back, the Japanese 404, the search island) in firefox-esr
+// against the polyglot fixture with the repository's runtime.
+//
+//	SITEGEN_BROWSER=1 go test -tags=nodynamic ./sitetest -run TestFirefoxPolyglot -v
+func TestFirefoxPolyglot(t *testing.T) {
+	exe := firefoxPath(t)
+	lib, err := filepath.Abs(filepath.Join("..", "tools", "browsers", "node_modules", "puppeteer-core"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(lib); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("puppeteer-core is not installed (make browser-tools): %v", err)
+		}
+		t.Skipf("puppeteer-core is not installed (make browser-tools): %v", err)
+	}
+	out, rep := buildPolyglot(t)
+	h, err := hosting.NewHandler(out, []string{"/en", "/de", "/ja"}, rep.RedirectTable, rep.HeaderRules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", "--test", "--test-reporter=spec", "--test-concurrency=1", filepath.Join("firefox", "polyglot.test.mjs"))
+	cmd.Env = append(os.Environ(), "SITETEST_BASE="+srv.URL, "SITETEST_FIREFOX="+exe, "SITETEST_PUPPETEER="+lib)
+	b, err := cmd.CombinedOutput()
+	for _, line := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		t.Log(line)
+	}
+	if err != nil {
+		t.Fatalf("the Firefox journeys of the polyglot fixture failed: %v", err)
 	}
 }
