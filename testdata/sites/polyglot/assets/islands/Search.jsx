@@ -13,7 +13,8 @@ import { useEffect, useRef, useState } from 'react';
 // and lower-casing, as substrings (no word boundaries: Japanese has no
 // spaces between words). Results are links, title matches first; the count is
 // said in a polite live region; ArrowDown/ArrowUp move between the box and
-// the results, Escape closes them and returns to the box. On the search page
+// the results, Escape closes them and returns to the box, and focus leaving
+// the form closes them. On the search page
 // itself, ?q= fills the box and shows its results.
 // Props: index, action (the search page), labels {label, submit, placeholder,
 // loading, error, none, one, many ("{n} pages")}.
@@ -102,15 +103,20 @@ export default function Search({ index = '', action = '', labels = {} }) {
     }
   }, []);
 
-  // A click outside, or a page swap (the header stays mounted), closes the
-  // results.
+  // A click outside, focus leaving the form (the results would cover what
+  // gets it: WCAG 2.4.11), or a page swap (the header stays mounted) closes
+  // the results.
   useEffect(() => {
-    const outside = (ev) => rootRef.current && !rootRef.current.contains(ev.target) && setOpen(false);
+    const root = rootRef.current;
+    const outside = (ev) => root && !root.contains(ev.target) && setOpen(false);
+    const left = (ev) => ev.relatedTarget && root && !root.contains(ev.relatedTarget) && setOpen(false);
     const swapped = () => setOpen(false);
     document.addEventListener('click', outside);
+    root && root.addEventListener('focusout', left);
     addEventListener('sg:navigated', swapped);
     return () => {
       document.removeEventListener('click', outside);
+      root && root.removeEventListener('focusout', left);
       removeEventListener('sg:navigated', swapped);
     };
   }, []);
@@ -140,8 +146,8 @@ export default function Search({ index = '', action = '', labels = {} }) {
     else if (at <= 0) inputRef.current && inputRef.current.focus();
     else all[at - 1].focus();
   };
-  // With JavaScript, sending the form goes to the first result (the list is
-  // already shown); with none, the form goes to the search page.
+  // With JavaScript, sending the form moves focus to the first result (the
+  // list is already shown); with none, the form goes to the search page.
   const onSubmit = (ev) => {
     const first = links()[0];
     if (first) {
