@@ -337,6 +337,14 @@ func (s *browserSuite) testPolyglotSearch(t *testing.T) {
 	if live := jsEval[string](tb, `(() => { const s = document.getElementById('search-status'); return s.getAttribute('role') + ' ' + s.getAttribute('aria-live') + ' ' + document.getElementById('search-q').getAttribute('aria-describedby'); })()`); live != "status polite search-status" {
 		t.Errorf("the count is not a polite live region that describes the box: %q", live)
 	}
+	// A match in the title comes before matches in the summary only.
+	jsEval[bool](tb, `(() => { document.getElementById('search-q').select(); return true; })()`)
+	tb.typeText("の")
+	titles := `Array.from(document.querySelectorAll('#search-results .search__title')).map((e) => e.textContent).join(',')`
+	tb.waitJS(searchStatus+` === '4 件のページが見つかりました。'`, 8*time.Second, "four pages for の (%q)", jsEval[string](tb, titles))
+	if got := jsEval[string](tb, titles); !strings.HasPrefix(got, "すべての一覧にフィードを,") {
+		t.Errorf("results for の: %s, want the page with の in its title first", got)
+	}
 	jsEval[bool](tb, `(() => { document.getElementById('search-q').select(); return true; })()`)
 	tb.typeText("存在しない言葉")
 	tb.waitJS(searchStatus+` === 'ページが見つかりません。' && !document.getElementById('search-results')`, 8*time.Second, "no results")
