@@ -1,7 +1,7 @@
 // The polyglot fixture (English, German, Japanese with Japanese slugs) in
 // Firefox, over WebDriver BiDi with puppeteer-core: a swap to a Japanese
-// page with a percent-encoded address and back, its 404, and the search
-// island finding a Japanese post by a Japanese word. Run by
+// page with a percent-encoded address and back, its 404, an alias, and
+// the search island finding a Japanese post by a Japanese word. Run by
 // TestFirefoxPolyglot (polyglot_browser_test.go), which builds the fixture
 // with the repository's client runtime and serves it.
 import { test, before, after } from 'node:test';
@@ -73,6 +73,13 @@ test('a missing Japanese page is the Japanese 404 page', async (t) => {
   const res = await page.goto(base + encodeURI('/ja/ブログ/存在しない/'));
   assert.equal(res.status(), 404);
   assert.equal(await page.evaluate(() => document.documentElement.lang + '|' + document.title), 'ja|ページが見つかりません | Polyglot Engineering');
+});
+
+test('the alias /ja/日記 leads to the Japanese blog', async (t) => {
+  const page = await open(t);
+  const res = await page.goto(base + encodeURI('/ja/日記'));
+  assert.equal(res.status(), 200);
+  assert.equal(await shows(page), '/ja/ブログ/|ja|ブログ | Polyglot Engineering|ブログ');
 });
 
 test('the search island finds a Japanese post and goes to it', async (t) => {
