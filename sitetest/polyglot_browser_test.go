@@ -143,6 +143,7 @@ func TestPolyglotBrowser(t *testing.T) {
 	t.Run("NotFound", s.testPolyglotNotFound)
 	t.Run("Alias", s.testPolyglotAlias)
 	t.Run("Search", s.testPolyglotSearch)
+	t.Run("SearchPage", s.testPolyglotSearchPage)
 	t.Run("SearchNoJavaScript", s.testPolyglotSearchNoJS)
 	t.Run("Screenshots", s.testPolyglotScreenshots)
 }
@@ -386,6 +387,19 @@ func (s *browserSuite) testPolyglotSearch(t *testing.T) {
 	}
 	if got := tb.searchJSON(); len(got) != 1 {
 		t.Errorf("the index was fetched %d times: %v", len(got), got)
+	}
+	tb.checkNoErrors()
+}
+
+// testPolyglotSearchPage: the search page with ?q= (the form sent before
+// the island hydrated, or a shared link) shows the query's results.
+func (s *browserSuite) testPolyglotSearchPage(t *testing.T) {
+	tb := s.polyTab(t, tabOptions{})
+	s.polyLoad(tb, enc("/ja/検索/")+"?q="+url.QueryEscape("ウォーム"), 200)
+	tb.waitJS(`document.getElementById('search-q').value === 'ウォーム' && `+searchStatus+` === '1 件のページが見つかりました。' && document.querySelector('#search-results a')`,
+		8*time.Second, "the results of ?q= on the search page (%q)", jsEval[string](tb, searchStatus))
+	if got := tb.searchJSON(); len(got) != 1 || got[0] != "/ja/search.json" {
+		t.Errorf("indexes fetched: %v, want /ja/search.json", got)
 	}
 	tb.checkNoErrors()
 }
