@@ -63,7 +63,8 @@ func buildPolyglot(t *testing.T) (string, *build.Report) {
 	return out, rep
 }
 
-// enc is a site path as a browser writes it in location.pathname.
+// enc percent-encodes a site path (upper-case escapes, as the build writes
+// URLs; html/template's are lower-case, so pages compare paths decoded).
 func enc(p string) string { return (&url.URL{Path: p}).EscapedPath() }
 
 // TestPolyglotSearchIndexNotInPages: the search index is fetched, never
@@ -148,8 +149,8 @@ func TestPolyglotBrowser(t *testing.T) {
 	t.Run("Screenshots", s.testPolyglotScreenshots)
 }
 
-// polyLoad opens a site path with the navigation recorder and waits for
-// the runtime to have started and the islands to have hydrated.
+// polyLoad opens a site path in a tab of polyTab and waits for the runtime
+// to have started and the islands to have hydrated.
 func (s *browserSuite) polyLoad(tb *tab, p string, status int64) {
 	tb.t.Helper()
 	tb.navigate(p, status)
@@ -170,15 +171,13 @@ func (tb *tab) documentLoads() int {
 	return n
 }
 
-// polyPage checks what the page shows after a navigation: its path
-// (decoded: html/template writes lower-case escapes, the build upper-case
-// ones), the language of <html>, the document
-// title and the h1.
+// polyPage checks what the page shows after a navigation: its decoded
+// path, the language of <html>, the document title and the h1.
 func (tb *tab) polyPage(path, lang, title string) {
 	tb.t.Helper()
 	want := fmt.Sprintf("%s|%s|%s | Polyglot Engineering|%s", path, lang, title, title)
 	expr := `[decodeURIComponent(location.pathname), document.documentElement.lang, document.title, document.querySelector('main h1').textContent].join('|')`
-	if err := tb.poll(expr+` === `+jsStr(want), 8*time.Second); err != nil {
+	if err := tb.poll(expr+` === `+jsStr(want), busyBudget); err != nil {
 		tb.t.Fatalf("the page shows %q, want %q", jsEval[string](tb, expr), want)
 	}
 }
@@ -189,8 +188,8 @@ func (tb *tab) swapTo(sel, path string) {
 	tb.t.Helper()
 	n := jsEval[int](tb, `window.__rt.navs.length`)
 	tb.click(sel)
-	tb.waitJS(fmt.Sprintf(`window.__rt.navs.length > %d && decodeURIComponent(window.__rt.navs.at(-1).path) === %s`, n, jsStr(path)), 8*time.Second,
-		"the swap to %s (navigations: %s; errors: %v)", path, jsEval[string](tb, `JSON.stringify(window.__rt.navs)`), tb.errs)
+	tb.waitJS(fmt.Sprintf(`window.__rt.navs.length > %d && decodeURIComponent(window.__rt.navs.at(-1).path) === %s`, n, jsStr(path)), busyBudget,
+		"the swap to %s (navigations: %s)", path, jsEval[string](tb, `JSON.stringify(window.__rt.navs)`))
 }
 
 // markLink gives the first link matching sel whose path is p the id
@@ -203,6 +202,7 @@ func (tb *tab) markLink(sel, p string) {
 	}
 }
 
+// polyTab lends a tab with the runtime's navigation recorder.
 func (s *browserSuite) polyTab(t *testing.T, o tabOptions) *tab {
 	tb := s.newTab(t, o)
 	tb.addScript(navRecorder)
@@ -251,7 +251,7 @@ func (s *browserSuite) testPolyglotNotFound(t *testing.T) {
   document.querySelector('main').prepend(a); return true; })()`)
 	tb.swapTo(`#missing`, missing)
 	tb.waitJS(`document.title === 'ページが見つかりません | Polyglot Engineering' && document.querySelector('main h1').textContent === 'ページが見つかりません' && document.documentElement.lang === 'ja'`,
-		8*time.Second, "the ja 404 page after a swap")
+		busyBudget, "the ja 404 page after a swap")
 	tb.dropErrors("404")
 	tb.checkNoErrors()
 	tb.release()
@@ -259,7 +259,7 @@ func (s *browserSuite) testPolyglotNotFound(t *testing.T) {
 	// A full load: the host answers the ja 404 page with status 404.
 	tb = s.polyTab(t, tabOptions{})
 	tb.navigate(enc(missing), 404)
-	tb.waitJS(`document.documentElement.lang === 'ja' && document.title === 'ページが見つかりません | Polyglot Engineering'`, 8*time.Second,
+	tb.waitJS(`document.documentElement.lang === 'ja' && document.title === 'ページが見つかりません | Polyglot Engineering'`, busyBudget,
 		"the ja 404 page (shows %q)", jsEval[string](tb, `document.documentElement.lang + ' ' + document.title`))
 }
 
@@ -314,7 +314,7 @@ func (s *browserSuite) testPolyglotSearch(t *testing.T) {
 		t.Errorf("the index was fetched before the box had focus: %v", got)
 	}
 	tb.click(`#search-q`)
-	tb.waitJS(`document.activeElement.id === 'search-q'`, 5*time.Second, "focus in the box")
+	tb.waitJS(`document.activeElement.id === 'search-q'`, busyBudget, "focus in the box")
 	deadline := time.Now().Add(8 * time.Second)
 	for len(tb.searchJSON()) == 0 && time.Now().Before(deadline) {
 		time.Sleep(25 * time.Millisecond)
@@ -328,13 +328,13 @@ func (s *browserSuite) testPolyglotSearch(t *testing.T) {
 	for _, q := range []string{"ウォーム", "変わって　省きます", "ｳｫｰﾑ"} {
 		jsEval[bool](tb, `(() => { const i = document.getElementById('search-q'); i.select(); return true; })()`)
 		tb.typeText(q)
-		if err := tb.poll(results+` === `+jsStr(post+" ウォームビルド")+` && `+searchStatus+` === '1 件のページが見つかりました。'`, 8*time.Second); err != nil {
+		if err := tb.poll(results+` === `+jsStr(post+" ウォームビルド")+` && `+searchStatus+` === '1 件のページが見つかりました。'`, busyBudget); err != nil {
 			t.Fatalf("%q finds %q (%q), want only the post", q, jsEval[string](tb, results), jsEval[string](tb, searchStatus))
 		}
 	}
 	jsEval[bool](tb, `(() => { document.getElementById('search-q').select(); return true; })()`)
 	tb.typeText("チーム")
-	tb.waitJS(searchStatus+` === '2 件のページが見つかりました。'`, 8*time.Second, "two pages for チーム (%q: %q)", jsEval[string](tb, searchStatus), jsEval[string](tb, results))
+	tb.waitJS(searchStatus+` === '2 件のページが見つかりました。'`, busyBudget, "two pages for チーム (%q: %q)", jsEval[string](tb, searchStatus), jsEval[string](tb, results))
 	if live := jsEval[string](tb, `(() => { const s = document.getElementById('search-status'); return s.getAttribute('role') + ' ' + s.getAttribute('aria-live') + ' ' + document.getElementById('search-q').getAttribute('aria-describedby'); })()`); live != "status polite search-status" {
 		t.Errorf("the count is not a polite live region that describes the box: %q", live)
 	}
@@ -342,46 +342,46 @@ func (s *browserSuite) testPolyglotSearch(t *testing.T) {
 	jsEval[bool](tb, `(() => { document.getElementById('search-q').select(); return true; })()`)
 	tb.typeText("の")
 	titles := `Array.from(document.querySelectorAll('#search-results .search__title')).map((e) => e.textContent).join(',')`
-	tb.waitJS(searchStatus+` === '4 件のページが見つかりました。'`, 8*time.Second, "four pages for の (%q)", jsEval[string](tb, titles))
+	tb.waitJS(searchStatus+` === '4 件のページが見つかりました。'`, busyBudget, "four pages for の (%q)", jsEval[string](tb, titles))
 	if got := jsEval[string](tb, titles); !strings.HasPrefix(got, "すべての一覧にフィードを,") {
 		t.Errorf("results for の: %s, want the page with の in its title first", got)
 	}
 	jsEval[bool](tb, `(() => { document.getElementById('search-q').select(); return true; })()`)
 	tb.typeText("存在しない言葉")
-	tb.waitJS(searchStatus+` === 'ページが見つかりません。' && !document.getElementById('search-results')`, 8*time.Second, "no results")
+	tb.waitJS(searchStatus+` === 'ページが見つかりません。' && !document.getElementById('search-results')`, busyBudget, "no results")
 
 	// Escape closes the results; the keyboard reaches them and goes back.
 	jsEval[bool](tb, `(() => { document.getElementById('search-q').select(); return true; })()`)
 	tb.typeText("ウォーム")
-	tb.waitJS(`document.getElementById('search-results')`, 8*time.Second, "the results")
+	tb.waitJS(`document.getElementById('search-results')`, busyBudget, "the results")
 	tb.do(chromedp.KeyEvent(kb.Escape))
-	tb.waitJS(`!document.getElementById('search-results') && document.activeElement.id === 'search-q'`, 5*time.Second, "Escape to close")
+	tb.waitJS(`!document.getElementById('search-results') && document.activeElement.id === 'search-q'`, busyBudget, "Escape to close")
 	tb.typeText("ビルド")
-	tb.waitJS(`document.getElementById('search-results')`, 8*time.Second, "the results again")
+	tb.waitJS(`document.getElementById('search-results')`, busyBudget, "the results again")
 	tb.do(chromedp.KeyEvent(kb.ArrowDown))
-	tb.waitJS(`document.activeElement.matches('#search-results a')`, 5*time.Second, "ArrowDown to the first result")
+	tb.waitJS(`document.activeElement.matches('#search-results a')`, busyBudget, "ArrowDown to the first result")
 	tb.do(chromedp.KeyEvent(kb.ArrowUp))
-	tb.waitJS(`document.activeElement.id === 'search-q'`, 5*time.Second, "ArrowUp back to the box")
+	tb.waitJS(`document.activeElement.id === 'search-q'`, busyBudget, "ArrowUp back to the box")
 	// Tab out of the results closes them (they would cover what gets focus:
 	// a link at the top of the content, under them).
 	jsEval[bool](tb, `(() => { const a = document.createElement('a'); a.id = 'under'; a.href = '#under'; a.textContent = 'under';
   document.querySelector('main').prepend(a); return true; })()`)
 	tb.do(chromedp.KeyEvent(kb.ArrowDown))
-	tb.waitJS(`document.activeElement.matches('#search-results a')`, 5*time.Second, "ArrowDown to the first result")
+	tb.waitJS(`document.activeElement.matches('#search-results a')`, busyBudget, "ArrowDown to the first result")
 	tb.do(chromedp.KeyEvent(kb.Tab))
-	tb.waitJS(`!document.getElementById('search-results') && document.activeElement.id === 'under'`, 5*time.Second, "Tab out of the form to close the results")
+	tb.waitJS(`!document.getElementById('search-results') && document.activeElement.id === 'under'`, busyBudget, "Tab out of the form to close the results")
 	tb.click(`#search-q`)
-	tb.waitJS(`document.getElementById('search-results')`, 8*time.Second, "the results again on focus")
+	tb.waitJS(`document.getElementById('search-results')`, busyBudget, "the results again on focus")
 	tb.do(chromedp.KeyEvent(kb.ArrowDown))
-	tb.waitJS(`document.activeElement.matches('#search-results a') && new URL(document.activeElement.href).pathname === `+jsStr(post), 5*time.Second, "the post first")
+	tb.waitJS(`document.activeElement.matches('#search-results a') && new URL(document.activeElement.href).pathname === `+jsStr(post), busyBudget, "the post first")
 
 	// Enter on the result swaps to the post and closes the results.
 	n := jsEval[int](tb, `window.__rt.navs.length`)
 	loads := tb.documentLoads()
 	tb.do(chromedp.KeyEvent(kb.Enter))
-	tb.waitJS(fmt.Sprintf(`window.__rt.navs.length > %d`, n), 8*time.Second, "the swap to the post")
+	tb.waitJS(fmt.Sprintf(`window.__rt.navs.length > %d`, n), busyBudget, "the swap to the post")
 	tb.polyPage("/ja/ブログ/ウォームビルド/", "ja", "ウォームビルド")
-	tb.waitJS(`!document.getElementById('search-results')`, 5*time.Second, "the results to close after the swap")
+	tb.waitJS(`!document.getElementById('search-results')`, busyBudget, "the results to close after the swap")
 	if tb.documentLoads() != loads {
 		t.Errorf("the result made a full load, not a swap")
 	}
@@ -397,7 +397,7 @@ func (s *browserSuite) testPolyglotSearchPage(t *testing.T) {
 	tb := s.polyTab(t, tabOptions{})
 	s.polyLoad(tb, enc("/ja/検索/")+"?q="+url.QueryEscape("ウォーム"), 200)
 	tb.waitJS(`document.getElementById('search-q').value === 'ウォーム' && `+searchStatus+` === '1 件のページが見つかりました。' && document.querySelector('#search-results a')`,
-		8*time.Second, "the results of ?q= on the search page (%q)", jsEval[string](tb, searchStatus))
+		busyBudget, "the results of ?q= on the search page (%q)", jsEval[string](tb, searchStatus))
 	if got := tb.searchJSON(); len(got) != 1 || got[0] != "/ja/search.json" {
 		t.Errorf("indexes fetched: %v, want /ja/search.json", got)
 	}
@@ -413,7 +413,7 @@ func (s *browserSuite) testPolyglotSearchNoJS(t *testing.T) {
 	tb.typeText("ウォーム")
 	tb.do(chromedp.KeyEvent(kb.Enter))
 	want := enc("/ja/検索/") + "?q=" + url.QueryEscape("ウォーム")
-	tb.waitJS(`location.pathname + location.search === `+jsStr(want)+` && document.readyState === 'complete'`, 8*time.Second,
+	tb.waitJS(`location.pathname + location.search === `+jsStr(want)+` && document.readyState === 'complete'`, busyBudget,
 		"the search page (at %s)", jsEval[string](tb, `location.href`))
 	if got := jsEval[string](tb, `document.querySelector('main h1').textContent + ' ' + Array.from(document.querySelectorAll('main .all-pages a')).map((a) => a.textContent).join(',')`); !strings.Contains(got, "ウォームビルド") || !strings.HasPrefix(got, "検索 ") {
 		t.Errorf("the search page without JavaScript shows %q, want every page, the post among them", got)
@@ -435,7 +435,7 @@ func (s *browserSuite) testPolyglotScreenshots(t *testing.T) {
 			s.polyLoad(tb, "/ja/", 200)
 			tb.click(`#search-q`)
 			tb.typeText("の")
-			tb.waitJS(searchStatus+` === '4 件のページが見つかりました。'`, 8*time.Second, "four results (%q)", jsEval[string](tb, searchStatus))
+			tb.waitJS(searchStatus+` === '4 件のページが見つかりました。'`, busyBudget, "four results (%q)", jsEval[string](tb, searchStatus))
 			// The results lie over the page, inside the viewport.
 			if r := jsEval[[]float64](tb, `(() => { const r = document.getElementById('search-results').getBoundingClientRect(); return [r.left, r.right, innerWidth]; })()`); r[0] < 0 || r[1] > r[2] {
 				t.Errorf("the results overflow the viewport: %v", r)
