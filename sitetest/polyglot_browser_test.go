@@ -144,6 +144,7 @@ func TestPolyglotBrowser(t *testing.T) {
 	t.Run("NotFound", s.testPolyglotNotFound)
 	t.Run("Alias", s.testPolyglotAlias)
 	t.Run("Search", s.testPolyglotSearch)
+	t.Run("SearchGerman", s.testPolyglotSearchGerman)
 	t.Run("SearchPage", s.testPolyglotSearchPage)
 	t.Run("SearchNoJavaScript", s.testPolyglotSearchNoJS)
 	t.Run("Screenshots", s.testPolyglotScreenshots)
@@ -387,6 +388,25 @@ func (s *browserSuite) testPolyglotSearch(t *testing.T) {
 	}
 	if got := tb.searchJSON(); len(got) != 1 {
 		t.Errorf("the index was fetched %d times: %v", len(got), got)
+	}
+	tb.checkNoErrors()
+}
+
+// testPolyglotSearchGerman: on a German page the island fetches the German
+// index, and compares without case (Ü finds ü) and with full-width Latin
+// folded (ＢＵＩＬＤ finds Build).
+func (s *browserSuite) testPolyglotSearchGerman(t *testing.T) {
+	tb := s.polyTab(t, tabOptions{})
+	s.polyLoad(tb, "/de/", 200)
+	tb.click(`#search-q`)
+	for _, q := range []string{"ÜBERSPRINGT", "ＢＵＩＬＤ"} {
+		jsEval[bool](tb, `(() => { document.getElementById('search-q').select(); return true; })()`)
+		tb.typeText(q)
+		tb.waitJS(searchStatus+` === '1 Seite gefunden.' && document.querySelector('#search-results .search__title').textContent === 'Warme Builds'`,
+			busyBudget, "%s to find Warme Builds (%q)", q, jsEval[string](tb, searchStatus))
+	}
+	if got := tb.searchJSON(); len(got) != 1 || got[0] != "/de/search.json" {
+		t.Errorf("indexes fetched: %v, want only /de/search.json", got)
 	}
 	tb.checkNoErrors()
 }
