@@ -352,6 +352,14 @@ func (r *Renderer) RenderDeps(ctx context.Context, e *route.Entry, deps Deps) (*
 	pg := e.Page
 	deps.add(DepFile(pg.File))
 	if !r.HasLayout(pg.Layout) {
+		if e.Taxonomy != nil { // a term list or term page: the layout is the engine's name
+			what := "term list needs"
+			if e.Term != nil {
+				what = "term pages need"
+			}
+			return nil, diag.New(layoutPos(pg), "taxonomy %q: its %s the layout %q", e.Taxonomy.Name, what, pg.Layout).
+				WithHint("add templates/layouts/%s.html (docs/templates.md: Taxonomies)", pg.Layout)
+		}
 		return nil, diag.New(layoutPos(pg), "unknown layout %q", pg.Layout).WithHint("add templates/layouts/%s.html", pg.Layout)
 	}
 	set, err := r.takeSet(ctx, e.Lang, pg.File)

@@ -138,7 +138,7 @@ func (p *Plan) planTerms(cfg *config.Config, entries []*Entry, errs *diag.List, 
 					p.termBySlug[k] = have
 					lk := termKey{lang: e.Lang, taxonomy: tax.Name}
 					p.terms[lk] = append(p.terms[lk], have)
-				} else if have.Name != term.Name && !e.Fallback {
+				} else if !strings.EqualFold(have.Name, term.Name) && !e.Fallback { // "Go" and "go" are one term
 					errs.Add(diag.New(term.Pos, "terms: %s: %q and %q are two terms with the same slug %q", tax.Name, term.Name, have.Name, slug).
 						WithHint("write the term the same way on every page, or make the two differ in letters or digits").
 						WithRelated(have.Pos, "the other is listed at"))
