@@ -1,6 +1,8 @@
 package render
 
 import (
+	"reflect"
+
 	"sitegen/pkg/route"
 )
 
@@ -8,11 +10,14 @@ import (
 // .Paginator on the pages of a list page with paginate: in its front
 // matter, and on term pages; nil elsewhere.
 type Paginator struct {
-	Pages      []PageLink // the items of this page, newest first
-	Number     int        // this page, from 1
-	Total      int        // how many pages the list has
-	Size       int        // items per page
-	TotalItems int        // items of the whole list
+	Pages []PageLink // the items of this page, newest first
+	// Records are the records of this page when the list pages through a
+	// data set (front matter paginateData), as data gives them.
+	Records    []any
+	Number     int // this page, from 1
+	Total      int // how many pages the list has
+	Size       int // items per page
+	TotalItems int // items of the whole list
 	// URLs of the first, previous, next and last page ("" for previous on
 	// the first page and next on the last).
 	First, Prev, Next, Last string
@@ -40,7 +45,7 @@ type TaxonomyInfo struct {
 	Terms            []TermLink // by slug
 }
 
-func (r *Renderer) paginator(d Deps, pg *route.Pager) *Paginator {
+func (r *Renderer) paginator(d Deps, lang string, pg *route.Pager) *Paginator {
 	if pg == nil {
 		return nil
 	}
@@ -58,6 +63,15 @@ func (r *Renderer) paginator(d Deps, pg *route.Pager) *Paginator {
 	p.Pages = make([]PageLink, 0, len(pg.Items))
 	for _, e := range pg.Items {
 		p.Pages = append(p.Pages, r.pageLink(d, e))
+	}
+	if pg.Data != "" {
+		if set, ok := r.data(d, lang, pg.Data); ok {
+			if v := reflect.ValueOf(set.Value); v.Kind() == reflect.Slice && pg.Hi <= v.Len() {
+				for i := pg.Lo; i < pg.Hi; i++ {
+					p.Records = append(p.Records, v.Index(i).Interface())
+				}
+			}
+		}
 	}
 	return p
 }

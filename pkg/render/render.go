@@ -643,7 +643,7 @@ func (r *Renderer) pageContext(e *route.Entry, deps Deps) *PageContext {
 			URL: e.URL, Permalink: cfg.BaseURL + sitepath.URL(canonical), Fallback: e.Fallback, Lang: pg.Lang, File: pg.File,
 			NoIndex: e.NoIndex(), Terms: r.termsOf(e),
 		},
-		Paginator: r.paginator(deps, e.Pager),
+		Paginator: r.paginator(deps, e.Lang, e.Pager),
 	}
 	if e.Taxonomy != nil {
 		if ti, ok := r.taxonomy(e.Lang, e.Taxonomy.Name); ok {

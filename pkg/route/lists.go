@@ -2,6 +2,7 @@ package route
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,11 +21,16 @@ import (
 
 // Pager is one page of a paged list.
 type Pager struct {
-	Number, Total int // this page (from 1), and how many pages the list has
-	Size          int // items per page
-	Items         []*Entry
-	All           int      // items of the whole list
-	URLs          []string // page k's URL is URLs[k-1]; URLs[0] is the list's own
+	Number, Total int      // this page (from 1), and how many pages the list has
+	Size          int      // items per page
+	Items         []*Entry // the pages on this page (a list of pages)
+	// Data names the data set a list of records pages through (front
+	// matter paginateData); its records Lo to Hi (exclusive) are on this
+	// page.
+	Data   string
+	Lo, Hi int
+	All    int      // items of the whole list
+	URLs   []string // page k's URL is URLs[k-1]; URLs[0] is the list's own
 }
 
 // Term is one term of a taxonomy in one locale.
@@ -77,7 +83,7 @@ type termKey struct{ lang, taxonomy, slug string }
 
 // planLists adds the term pages and the pages 2… of every paged list
 // (see above) with add, after the content's entries.
-func (p *Plan) planLists(cfg *config.Config, errs *diag.List, add func(*Entry)) {
+func (p *Plan) planLists(cfg *config.Config, src *content.Source, errs *diag.List, add func(*Entry)) {
 	content := append([]*Entry(nil), p.Entries...)
 	sort.SliceStable(content, func(i, j int) bool {
 		if content[i].Fallback != content[j].Fallback {
@@ -87,8 +93,21 @@ func (p *Plan) planLists(cfg *config.Config, errs *diag.List, add func(*Entry)) 
 	})
 	// Paged lists of content pages come first: their items are content.
 	for _, e := range content {
-		if e.Page.Paginate > 0 {
-			p.page(e, p.Below(e), e.Page.Paginate, add)
+		switch {
+		case e.Page.Paginate <= 0:
+		case e.Page.PaginateData != "":
+			n, err := dataLen(src, e.Lang, p.Default.Code, e.Page.PaginateData)
+			if err != nil {
+				if !e.Fallback {
+					errs.Add(diag.New(e.Page.PaginatePos, "paginateData %q %v", e.Page.PaginateData, err).
+						WithHint("data sets are <file>.<key> from content/<locale>/data/<file>.yaml, of a type with items:"))
+				}
+				continue
+			}
+			p.page(e, nil, n, e.Page.PaginateData, e.Page.Paginate, add)
+		default:
+			items := p.Below(e)
+			p.page(e, items, len(items), "", e.Page.Paginate, add)
 		}
 	}
 	p.planTerms(cfg, content, errs, add)
@@ -172,7 +191,7 @@ func (p *Plan) planTerms(cfg *config.Config, entries []*Entry, errs *diag.List, 
 				e := p.generated(l.Code, TermID(tax.Name, term.Slug), term.URL, term.Name, config.TermLayout, tax.Pos, term.Pos, term.Pos)
 				e.Taxonomy, e.Term = tax, term
 				add(e)
-				p.page(e, term.Pages, tax.Paginate, add)
+				p.page(e, term.Pages, len(term.Pages), "", tax.Paginate, add)
 			}
 		}
 	}
@@ -206,27 +225,32 @@ func (p *Plan) prefix(lang string) string {
 	return ""
 }
 
-// page makes list a paged list of items, size to a page (0: all on one):
-// list is page 1, and pages 2… are added with add at <list URL>/2/….
-func (p *Plan) page(list *Entry, items []*Entry, size int, add func(*Entry)) {
+// page makes list a paged list of n items, size to a page (0: all on
+// one): the pages items, or the records of the data set data. list is page
+// 1, and pages 2… are added with add at <list URL>/2/….
+func (p *Plan) page(list *Entry, items []*Entry, n int, data string, size int, add func(*Entry)) {
 	if size <= 0 {
-		size = max(1, len(items))
+		size = max(1, n)
 	}
-	total := max(1, (len(items)+size-1)/size)
+	total := max(1, (n+size-1)/size)
 	urls := make([]string, total)
 	urls[0] = list.URL
 	for n := 2; n <= total; n++ {
 		urls[n-1] = list.URL + strconv.Itoa(n) + "/"
 	}
-	at := func(n int) *Pager {
-		lo, hi := (n-1)*size, min(n*size, len(items))
-		return &Pager{Number: n, Total: total, Size: size, Items: items[lo:hi], All: len(items), URLs: urls}
+	at := func(k int) *Pager {
+		lo, hi := (k-1)*size, min(k*size, n)
+		pg := &Pager{Number: k, Total: total, Size: size, Data: data, Lo: lo, Hi: hi, All: n, URLs: urls}
+		if items != nil {
+			pg.Items = items[lo:hi]
+		}
+		return pg
 	}
 	list.Pager = at(1)
-	for n := 2; n <= total; n++ {
+	for k := 2; k <= total; k++ {
 		e := *list
-		e.ID, e.URL, e.PageData = pagedID(list.ID, n), urls[n-1], strings.Trim(urls[n-1], "/")
-		e.Home, e.Root, e.Generated, e.Pager = false, false, true, at(n)
+		e.ID, e.URL, e.PageData = pagedID(list.ID, k), urls[k-1], strings.Trim(urls[k-1], "/")
+		e.Home, e.Root, e.Generated, e.Pager = false, false, true, at(k)
 		add(&e)
 	}
 }
@@ -248,5 +272,24 @@ func (pg *Pager) String() string {
 	for i, e := range pg.Items {
 		ids[i] = e.ID
 	}
-	return fmt.Sprintf("%d/%d %v", pg.Number, pg.Total, ids)
+	return fmt.Sprintf("%d/%d %v %q[%d:%d]", pg.Number, pg.Total, ids, pg.Data, pg.Lo, pg.Hi)
+}
+
+// dataLen is how many records the data set name has in lang (or, when
+// lang lacks it, in the default locale, as templates read it).
+func dataLen(src *content.Source, lang, def, name string) (int, error) {
+	var set *content.DataSet
+	for _, l := range []string{lang, def} {
+		if loc := src.Locales[l]; loc != nil && set == nil {
+			set = loc.Data[name]
+		}
+	}
+	if set == nil {
+		return 0, fmt.Errorf("names no data set")
+	}
+	v := reflect.ValueOf(set.Value)
+	if v.Kind() != reflect.Slice {
+		return 0, fmt.Errorf("is one record (item:), not a list of records (items:)")
+	}
+	return v.Len(), nil
 }

@@ -176,3 +176,39 @@ func TestTaxonomyErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestPagedData: a page with paginateData pages through a data set's
+// records (the locale's set, else the default locale's); a name that is
+// no list of records is an error at its line.
+func TestPagedData(t *testing.T) {
+	cfg, err := config.Parse([]byte(listsConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	talks := func(fm string) *content.Source {
+		return &content.Source{Locales: map[string]*content.Locale{
+			"en": {Pages: []*content.Page{page(t, "en", "content/en/talks.md", "---\nid: talks\ntitle: T\ndescription: d\npaginate: 2\n"+fm+"---\n")},
+				Data: map[string]*content.DataSet{
+					"talks.all": {Name: "talks.all", Value: []any{"a", "b", "c", "d", "e"}},
+					"site.one":  {Name: "site.one", Value: map[string]any{"a": 1}},
+				}},
+			"ja": {},
+		}}
+	}
+	p, err := Build(cfg, talks("paginateData: talks.all\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, ok := p.ByURL("/ja/talks/3/") // the Japanese fallback pages the English set
+	if !ok || e.Pager.Data != "talks.all" || e.Pager.Lo != 4 || e.Pager.Hi != 5 || e.Pager.Total != 3 || len(e.Pager.Items) != 0 {
+		t.Fatalf("page 3: %+v", e)
+	}
+	for fm, want := range map[string]string{
+		"paginateData: talks.none\n": `content/en/talks.md:6:15: paginateData "talks.none" names no data set`,
+		"paginateData: site.one\n":   `content/en/talks.md:6:15: paginateData "site.one" is one record (item:), not a list of records (items:)`,
+	} {
+		if _, err := Build(cfg, talks(fm), nil); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want %s", fm, err, want)
+		}
+	}
+}

@@ -162,7 +162,7 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 			p.Fallbacks = append(p.Fallbacks, Fallback{Lang: l.Code, ID: id, From: defPages[id].File})
 		}
 	}
-	p.planLists(cfg, &errs, add)
+	p.planLists(cfg, src, &errs, add)
 	if home, ok := p.Home(def.Code); ok {
 		add(&Entry{ID: home.ID, Lang: def.Code, Page: home.Page, URL: "/", PageData: "index", Home: true, Root: true, Pager: home.Pager})
 	}

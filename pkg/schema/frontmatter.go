@@ -38,6 +38,7 @@ var pageKeys = []fmKey{
 		"description": "Terms per taxonomy of " + "site.yaml" + " (taxonomies:), like {tags: [go, builds]}: the page is listed on each term's page."}},
 	{"paginate", false, map[string]any{"type": "integer", "minimum": 1,
 		"description": "Pages the list of the pages below this page, this many to a page (.Paginator in the layout)."}},
+	{"paginateData", false, map[string]any{"type": "string", "description": `With paginate: page the records of this data set ("<file>.<key>", a set of items) instead of the pages below (.Paginator.Records).`}},
 	{"image", false, map[string]any{"type": "string", "pattern": "^/", "description": "Open Graph image under assets/static/, as a site path."}},
 	{"params", false, map[string]any{"type": "object", "description": "Params for the layout (free-form unless " + FileName + " declares page params)."}},
 	{"sections", false, map[string]any{"type": "array", "items": map[string]any{"$ref": "#/definitions/section"},
