@@ -84,6 +84,14 @@ type termKey struct{ lang, taxonomy, slug string }
 // planLists adds the term pages and the pages 2… of every paged list
 // (see above) with add, after the content's entries.
 func (p *Plan) planLists(cfg *config.Config, src *content.Source, errs *diag.List, add func(*Entry)) {
+	p.terms, p.termBySlug = map[termKey][]*Term{}, map[termKey]*Term{}
+	work := len(cfg.Taxonomies) > 0
+	for _, e := range p.Entries {
+		work = work || e.Page.Paginate > 0 || len(e.Page.Terms) > 0 // terms: to check their taxonomies
+	}
+	if !work {
+		return // nothing to plan: no copy or sort of a large site's entries
+	}
 	content := append([]*Entry(nil), p.Entries...)
 	sort.SliceStable(content, func(i, j int) bool {
 		if content[i].Fallback != content[j].Fallback {
@@ -114,8 +122,6 @@ func (p *Plan) planLists(cfg *config.Config, src *content.Source, errs *diag.Lis
 }
 
 func (p *Plan) planTerms(cfg *config.Config, entries []*Entry, errs *diag.List, add func(*Entry)) {
-	p.terms = map[termKey][]*Term{}
-	p.termBySlug = map[termKey]*Term{}
 	before := len(*errs)
 	for i := range cfg.Taxonomies {
 		t := &cfg.Taxonomies[i]

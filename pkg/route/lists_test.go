@@ -212,3 +212,18 @@ func TestPagedData(t *testing.T) {
 		}
 	}
 }
+
+// TestTermsWithoutTaxonomies: terms on a site that declares no taxonomy
+// (and pages no list) are an error at their line.
+func TestTermsWithoutTaxonomies(t *testing.T) {
+	cfg, err := config.Parse([]byte(strings.Split(listsConfig, "taxonomies:")[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := &content.Source{Locales: map[string]*content.Locale{"en": {Pages: []*content.Page{
+		page(t, "en", "content/en/a.md", "---\nid: a\ntitle: A\ndescription: d\nterms: {tags: [go]}\n---\n")}}}}
+	_, err = Build(cfg, src, nil)
+	if want := `content/en/a.md:5:9: terms: "tags" is not a taxonomy of site.yaml (hint: declare it in site.yaml: taxonomies: [{name: tags}])`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}
