@@ -227,3 +227,21 @@ func TestTermsWithoutTaxonomies(t *testing.T) {
 		t.Errorf("got %v, want %s", err, want)
 	}
 }
+
+// TestPagedOverPage: a page at the URL of a list's page 2 is an error at
+// its slug.
+func TestPagedOverPage(t *testing.T) {
+	cfg, err := config.Parse([]byte(listsConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := &content.Source{Locales: map[string]*content.Locale{"en": {Pages: []*content.Page{
+		page(t, "en", "content/en/blog/index.md", "---\nid: blog\ntitle: B\ndescription: d\npaginate: 1\n---\n"),
+		page(t, "en", "content/en/blog/a.md", "---\nid: a\ntitle: A\ndescription: d\n---\n"),
+		page(t, "en", "content/en/blog/b.md", "---\nid: b\nslug: blog/2\ntitle: B\ndescription: d\n---\n"),
+	}}}}
+	_, err = Build(cfg, src, nil)
+	if want := `content/en/blog/b.md:3:7: page "b" is at /en/blog/2/, where page 2 of the paged list "blog" goes`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}

@@ -111,6 +111,11 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 			if e.Fallback {
 				return // the conflict is reported where the original pages are
 			}
+			if e.Pager != nil && e.Pager.Number > 1 {
+				errs.Add(diag.New(prev.Page.SlugPos, "page %q is at %s, where page %d of the paged list %q goes", prev.ID, e.URL, e.Pager.Number, e.Page.ID).
+					WithHint("a paged list writes its pages 2… at <its URL>/2/…: give the page another slug").WithRelated(e.Page.Pos, "the list is"))
+				return
+			}
 			errs.Add(diag.New(e.Page.Pos, "page %q and page %q are both at %s", e.ID, prev.ID, e.URL).
 				WithHint("give one of them another slug").WithRelated(prev.Page.Pos, "the other page is at"))
 			return
