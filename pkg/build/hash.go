@@ -21,7 +21,7 @@ import (
 // static files and images; see record.loadHash), the options and the build date, the islands bundle,
 // the bundled assets' URLs, the image encoders, and the route plan that
 // links resolve through (every page's id, locale and URL, the items of
-// every page of a paged list, and every redirect).
+// every page of a paged list, every term's spelling, and every redirect).
 func cacheSalt(opts Options, date string, cfg *config.Config, hash string, plan *route.Plan, bundle *islands.Bundle,
 	bundled *assets.Result, scripts []string, imgs *images.Processor) []byte {
 	h := sha256.New()
@@ -38,6 +38,9 @@ func cacheSalt(opts Options, date string, cfg *config.Config, hash string, plan 
 		fmt.Fprintf(h, "entry %q %q %q %t %t\n", e.ID, e.Lang, e.URL, e.Fallback, e.Root)
 		if e.Pager != nil { // which pages a list shows on this page, and how many it has
 			fmt.Fprintf(h, "pager %s of %d\n", e.Pager, e.Pager.All)
+		}
+		if e.Term != nil { // its spelling, shown wherever a page's terms are
+			fmt.Fprintf(h, "term %q\n", e.Term.Name)
 		}
 	}
 	for _, r := range plan.Redirects {

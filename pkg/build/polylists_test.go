@@ -88,17 +88,88 @@ func TestPolyglotLists(t *testing.T) {
 	if strings.Contains(read("sitemap.xml"), "/blog/2/") || strings.Contains(read("en/blog/index.html"), `rel="next"`) {
 		t.Errorf("the sitemap or the blog still has page 2")
 	}
-	cold := filepath.Join(t.TempDir(), "public")
-	build(cold, "")
-	warmFiles, coldFiles := treeFiles(t, out), treeFiles(t, cold)
-	for name, b := range coldFiles {
-		if w, ok := warmFiles[name]; !ok || string(w) != string(b) {
-			t.Errorf("warm and cold builds differ at %s", name)
+	sameAsCold := func(what string) {
+		t.Helper()
+		cold := filepath.Join(t.TempDir(), "public")
+		build(cold, "")
+		warmFiles, coldFiles := treeFiles(t, out), treeFiles(t, cold)
+		for name, b := range coldFiles {
+			if w, ok := warmFiles[name]; !ok || string(w) != string(b) {
+				t.Errorf("%s: warm and cold builds differ at %s", what, name)
+			}
+		}
+		for name := range warmFiles {
+			if _, ok := coldFiles[name]; !ok {
+				t.Errorf("%s: the warm build has %s, the cold one not", what, name)
+			}
 		}
 	}
-	for name := range warmFiles {
-		if _, ok := coldFiles[name]; !ok {
-			t.Errorf("the warm build has %s, the cold one not", name)
+	sameAsCold("the blog shrank")
+
+	// A post's terms change: the listings that show them, the term pages
+	// and their feeds follow in a warm build.
+	p := filepath.Join(site, "content", "en", "blog", "feeds.md")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(b), "[Feeds, Lists]", "[Feeds, Atom]", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	build(out, cacheDir)
+	if !strings.Contains(read("en/blog/index.html"), `<a href="/en/tags/atom/" rel="tag">Atom</a>`) {
+		t.Errorf("the blog does not show the post's new term")
+	}
+	if _, err := os.Stat(filepath.Join(out, "en/tags/lists/2")); err == nil {
+		t.Errorf("the term lists still has a page 2")
+	}
+	sameAsCold("a post's terms changed")
+
+	// A term spelled otherwise (the same slug, the same pages): the term
+	// list shows the new spelling after a warm build.
+	b, _ = os.ReadFile(p)
+	if err := os.WriteFile(p, []byte(strings.Replace(string(b), "[Feeds, Atom]", "[FEEDS, Atom]", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	build(out, cacheDir)
+	if !strings.Contains(read("en/tags/index.html"), `>FEEDS</a>`) {
+		t.Errorf("the term list does not show the term's new spelling")
+	}
+	sameAsCold("a term's spelling changed")
+}
+
+// TestListingFieldsWarm: what a listing shows of a page besides its title
+// and dates (its tags, params and terms) is in the trace of the page that
+// lists it: a warm build after changing them equals a cold one.
+func TestListingFieldsWarm(t *testing.T) {
+	site := fixtureSite(t, "minimal", t.TempDir())
+	write := func(rel, text string) {
+		t.Helper()
+		p := filepath.Join(site, filepath.FromSlash(rel))
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		must(t, os.WriteFile(p, []byte(text), 0o644))
+	}
+	write("content/en/blog/index.md", "---\nid: blog\ntitle: Blog\ndescription: d\nlayout: blog\n---\n")
+	write("templates/layouts/blog.html", `{{ define "main" }}{{ range pages "blog" }}{{ .Title }} {{ .Params.kind }} {{ .Tags }};{{ end }}{{ end }}`)
+	post := "---\nid: post\ntitle: Post\ndescription: d\nparams: {kind: KIND}\ntags: [TAG]\n---\nBody.\n"
+	write("content/en/blog/post.md", post)
+	out, cacheDir := filepath.Join(t.TempDir(), "public"), t.TempDir()
+	build := func(out, cacheDir string) string {
+		t.Helper()
+		if _, err := Run(context.Background(), Options{Source: site, Out: out, Date: "2026-03-01", CacheDir: cacheDir}); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(out, "en/blog/index.html"))
+		must(t, err)
+		return string(b)
+	}
+	build(out, cacheDir)
+	for _, edit := range [][2]string{{"KIND", "SORT"}, {"TAG", "LABEL"}} {
+		post = strings.Replace(post, edit[0], edit[1], 1)
+		write("content/en/blog/post.md", post)
+		warm, cold := build(out, cacheDir), build(filepath.Join(t.TempDir(), "public"), "")
+		if warm != cold || !strings.Contains(warm, edit[1]) {
+			t.Errorf("after %s -> %s, the warm build's blog is\n%s\nthe cold one's\n%s", edit[0], edit[1], warm, cold)
 		}
 	}
 }

@@ -358,7 +358,7 @@ func (r *Renderer) RenderDeps(ctx context.Context, e *route.Entry, deps Deps) (*
 				what = "term pages need"
 			}
 			return nil, diag.New(layoutPos(pg), "taxonomy %q: its %s the layout %q", e.Taxonomy.Name, what, pg.Layout).
-				WithHint("add templates/layouts/%s.html (docs/templates.md: Taxonomies)", pg.Layout)
+				WithHint("add templates/layouts/%s.html (docs/templates.md: Paged lists and taxonomies)", pg.Layout)
 		}
 		return nil, diag.New(layoutPos(pg), "unknown layout %q", pg.Layout).WithHint("add templates/layouts/%s.html", pg.Layout)
 	}

@@ -61,7 +61,7 @@ func (p *Plan) Items(list *Entry) []*Entry {
 	return p.Below(list)
 }
 
-// Terms lists a taxonomy's terms in lang, by name.
+// Terms lists a taxonomy's terms in lang, by slug.
 func (p *Plan) Terms(lang, taxonomy string) []*Term {
 	return p.terms[termKey{lang: lang, taxonomy: taxonomy}]
 }
