@@ -138,6 +138,14 @@ func (p *Plan) planTerms(cfg *config.Config, entries []*Entry, errs *diag.List, 
 	if len(*errs) > before {
 		return
 	}
+	p.collectTerms(cfg, entries, errs)
+	p.addTermPages(cfg, add)
+}
+
+// collectTerms gathers each locale's terms from its entries' front matter
+// (a locale's own pages first, so they name the terms), each with the
+// pages that list it.
+func (p *Plan) collectTerms(cfg *config.Config, entries []*Entry, errs *diag.List) {
 	for _, e := range entries {
 		for _, tt := range e.Page.Terms {
 			tax, ok := cfg.Taxonomy(tt.Taxonomy)
@@ -175,6 +183,11 @@ func (p *Plan) planTerms(cfg *config.Config, entries []*Entry, errs *diag.List, 
 			}
 		}
 	}
+}
+
+// addTermPages adds, per locale and taxonomy with terms, the term list and
+// each term's pages, paged by the taxonomy's paginate.
+func (p *Plan) addTermPages(cfg *config.Config, add func(*Entry)) {
 	for _, l := range cfg.Locales {
 		for i := range cfg.Taxonomies {
 			tax := &cfg.Taxonomies[i]
