@@ -222,10 +222,10 @@ func (s *browserSuite) testPolyglotSwaps(t *testing.T) {
 
 	tb.swapTo(`header .lang-switch a[hreflang=ja]`, "/ja/ブログ/")
 	tb.polyPage("/ja/ブログ/", "ja", "ブログ")
-	tb.markLink("main a", "/ja/ブログ/ウォームビルド/")
-	tb.swapTo(`#poly-link`, "/ja/ブログ/ウォームビルド/")
-	tb.polyPage("/ja/ブログ/ウォームビルド/", "ja", "ウォームビルド")
-	if got := jsEval[string](tb, `window.__sgTest.fetches.map(decodeURIComponent).filter((u) => u.startsWith('/page-data/ja/')).join(' ')`); !strings.Contains(got, "/page-data/ja/ブログ/ウォームビルド/page-data.json") {
+	tb.markLink("main a", "/ja/ブログ/フィード/")
+	tb.swapTo(`#poly-link`, "/ja/ブログ/フィード/")
+	tb.polyPage("/ja/ブログ/フィード/", "ja", "すべての一覧にフィードを")
+	if got := jsEval[string](tb, `window.__sgTest.fetches.map(decodeURIComponent).filter((u) => u.startsWith('/page-data/ja/')).join(' ')`); !strings.Contains(got, "/page-data/ja/ブログ/フィード/page-data.json") {
 		t.Errorf("the post's page data was not fetched at its path: %s", got)
 	}
 
