@@ -26,7 +26,8 @@ func TestAVIFMatchesLibrary(t *testing.T) {
 			rgba := image.NewRGBA(src.Bounds())
 			draw.Draw(rgba, rgba.Rect, src, src.Bounds().Min, draw.Src)
 			var want, got bytes.Buffer
-			if err := avif.Encode(&want, rgba, avif.Options{Quality: q, QualityAlpha: q, Speed: 8, ChromaSubsampling: image.YCbCrSubsampleRatio420}); err != nil {
+			lq := enc.quality(q) // the default speed's lift
+			if err := avif.Encode(&want, rgba, avif.Options{Quality: lq, QualityAlpha: lq, Speed: enc.speed(), ChromaSubsampling: image.YCbCrSubsampleRatio420}); err != nil {
 				t.Fatal(err)
 			}
 			if err := enc.Encode(&got, src, q); err != nil {
