@@ -291,7 +291,16 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	if err := tree.Commit(); err != nil {
 		return nil, err
 	}
-	rep.CacheWarning = strings.Join(slices.DeleteFunc([]string{rep.CacheWarning, site.saveCaches()}, func(s string) bool { return s == "" }), "; ")
+	// The build succeeded, so every picture the site shows was named: the
+	// site's folder of variants loses the rest (a failed build returned
+	// above and pruned nothing).
+	removed, pruneErr := site.Images.Prune()
+	rep.Images.Pruned = int64(len(removed))
+	var pruneWarn string
+	if pruneErr != nil {
+		pruneWarn = "could not remove the unused image variants: " + strings.TrimPrefix(pruneErr.Error(), "image folder: ")
+	}
+	rep.CacheWarning = strings.Join(slices.DeleteFunc([]string{rep.CacheWarning, site.saveCaches(), pruneWarn}, func(s string) bool { return s == "" }), "; ")
 	rep.Duration = time.Since(start)
 	log.Info("build done", "pages", rep.Pages, "files", rep.Files, "bytes", rep.Bytes, "ms", rep.Duration.Milliseconds())
 	return rep, nil
