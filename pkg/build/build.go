@@ -72,6 +72,10 @@ type Options struct {
 	// ImageEncoders, when set, replace the image encoders (a test's gate
 	// on them); nil means images.DefaultEncoders.
 	ImageEncoders *images.Encoders
+	// NoSiteImages leaves the site's folder of variants (site.yaml's
+	// images.keepInSite) unread and unwritten: a benchmark's, to measure
+	// the encodes, or to use encoders whose output is not the site's.
+	NoSiteImages bool
 	// DeferPictures (the dev server) renders and serves pages before their
 	// picture variants exist: a Dev leaves the variants out of its output
 	// until Dev.Pictures adds them, and DevResult.Images makes any of them

@@ -118,7 +118,7 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 	errs.AddErr(diag.Pos{File: content.Dir}, err)
 	md := markdown.New(markdown.Options{Highlight: cfg.Markdown.HighlightCode()})
 	siteImages := ""
-	if cfg.Images.KeepInSite && opts.FS == nil { // a site in a folder
+	if cfg.Images.KeepInSite && opts.FS == nil && !opts.NoSiteImages { // a site in a folder
 		siteImages = filepath.Join(root, filepath.FromSlash(images.SiteFolder))
 	}
 	imgs, imageFiles, err := newImages(fsys, opts.ImageCache, siteImages, opts.ImageEncoders, cfg.Images.MaxPixels)

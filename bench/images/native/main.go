@@ -180,7 +180,7 @@ func run(root, tmp string, speeds, quals, minmax []int, aspeed int) error {
 func collect(ctx context.Context, root, dir string) ([]shot, error) {
 	c := &capture{}
 	enc := images.Encoders{Modern: []images.Encoder{captureEnc{c}}, JPEG: images.JPEG{}, PNG: images.PNG{}}
-	site, err := build.Load(ctx, build.Options{Source: root, ImageCache: filepath.Join(dir, "cache"), ImageEncoders: &enc, Date: "2026-01-01"})
+	site, err := build.Load(ctx, build.Options{Source: root, ImageCache: filepath.Join(dir, "cache"), ImageEncoders: &enc, NoSiteImages: true, Date: "2026-01-01"})
 	if err != nil {
 		return nil, err
 	}
