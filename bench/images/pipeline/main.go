@@ -19,6 +19,7 @@ import (
 	"log"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -31,8 +32,20 @@ func main() {
 	tmp := flag.String("tmp", os.TempDir(), "folder for the temporary image cache (try /dev/shm: no disk effects)")
 	workers := flag.Int("workers", 0, "encoding workers (0: GOMAXPROCS)")
 	runs := flag.Int("runs", 1, "cold and warm rounds, each with a fresh cache")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of this process (not of the AVIF encoder process) to this file")
 	flag.Parse()
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if err := run(*site, *tmp, *workers, *runs); err != nil {
+		pprof.StopCPUProfile()
 		log.Fatal(err)
 	}
 }
