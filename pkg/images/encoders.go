@@ -46,14 +46,14 @@ func backend(dynamicErr error) string {
 // same), with the quality asked for raised by 4 (avifQualityLift): chosen
 // by bench/images/native on the site's photographs, it keeps speed 8's
 // SSIM, luma and chroma, at every quality measured (30, 50, 70, 85) in
-// 25-45% fewer bytes and about a third of speed 8's CPU.
+// 15-45% fewer bytes and about a third of speed 8's CPU.
 type AVIF struct {
 	Speed int
 	proc  *avifProcess
 }
 
 // avifQualityLift is what speed 9 adds to the quality asked for to keep
-// speed 8's SSIM at it (bench/images/README.md, "Encoder settings").
+// speed 8's SSIM at it (bench/images/README.md, "Native speed (issue 37)").
 const avifQualityLift = 4
 
 // NewAVIF is the AVIF encoder at speed (0 means 9) whose encoder process
