@@ -53,16 +53,7 @@ var avifModule = sync.OnceValues(func() (*avifCompiled, error) {
 	if _, err := wasm.ReadFrom(zr); err != nil {
 		return nil, fmt.Errorf("avif encoder: %w", err)
 	}
-	if dir := avifCompileCache(); dir != "" {
-		if cc, err := wazero.NewCompilationCacheWithDir(dir); err == nil {
-			if c, err := compileAVIF(ctx, wazero.NewRuntimeConfig().WithCompilationCache(cc), wasm.Bytes()); err == nil {
-				return c, nil
-			}
-			// A cache that cannot be read or written (a damaged entry, a
-			// read-only folder) costs the compilation, never the build.
-		}
-	}
-	return compileAVIF(ctx, wazero.NewRuntimeConfig(), wasm.Bytes())
+	return compileAVIF(ctx, avifCompileCache(), wasm.Bytes())
 })
 
 // avifCompileCache is the folder of wazero's compilation cache:
@@ -89,7 +80,21 @@ func avifCompileCache() string {
 	return ""
 }
 
-func compileAVIF(ctx context.Context, cfg wazero.RuntimeConfig, wasm []byte) (*avifCompiled, error) {
+// compileAVIF compiles the module through the compilation cache in dir
+// ("": none). A cache that cannot be used (a damaged entry, a folder that
+// cannot be made) costs the compilation, never the build.
+func compileAVIF(ctx context.Context, dir string, wasm []byte) (*avifCompiled, error) {
+	if dir != "" {
+		if cc, err := wazero.NewCompilationCacheWithDir(dir); err == nil {
+			if c, err := compileWith(ctx, wazero.NewRuntimeConfig().WithCompilationCache(cc), wasm); err == nil {
+				return c, nil
+			}
+		}
+	}
+	return compileWith(ctx, wazero.NewRuntimeConfig(), wasm)
+}
+
+func compileWith(ctx context.Context, cfg wazero.RuntimeConfig, wasm []byte) (*avifCompiled, error) {
 	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
 	wasi_snapshot_preview1.MustInstantiate(ctx, rt)
 	cm, err := rt.CompileModule(ctx, wasm)

@@ -2,13 +2,20 @@ package images
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"image"
 	"image/draw"
 	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/gen2brain/avif"
+	"github.com/tetratelabs/wazero"
 )
 
 // TestAVIFMatchesLibrary: the encoder kept between encodes (DefaultEncoders)
@@ -95,4 +102,72 @@ func (e watched) EncodeContext(ctx context.Context, w io.Writer, m image.Image, 
 	*e.seen = append(*e.seen, e.proc.child)
 	e.proc.mu.Unlock()
 	return err
+}
+
+// TestAVIFCompileCache: compiling the encoder through a compilation cache
+// leaves its machine code there, which a second compilation reads instead
+// of writing it again; a damaged entry costs a compilation, not the
+// encoder. The three encode the same bytes.
+func TestAVIFCompileCache(t *testing.T) {
+	ctx := context.Background()
+	zr, err := gzip.NewReader(bytes.NewReader(avifEncodeWasm))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wasm, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	src := decode(t, photo(t, 64, 48))
+	rgba := image.NewRGBA(src.Bounds())
+	draw.Draw(rgba, rgba.Rect, src, src.Bounds().Min, draw.Src)
+	encodeWith := func(what string) []byte {
+		t.Helper()
+		c, err := compileAVIF(ctx, dir, wasm)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		defer c.rt.Close(ctx)
+		mod, err := c.rt.InstantiateModule(ctx, c.cm, wazero.NewModuleConfig().WithName(""))
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		in := &avifInstance{mod, mod.ExportedFunction("malloc"), mod.ExportedFunction("free"), mod.ExportedFunction("encode")}
+		b, err := in.run(ctx, rgba, 50, 9)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		return b
+	}
+	entries := func() map[string]time.Time {
+		es := map[string]time.Time{}
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() {
+				st, _ := d.Info()
+				es[p] = st.ModTime()
+			}
+			return nil
+		})
+		return es
+	}
+	want := encodeWith("first compilation")
+	first := entries()
+	if len(first) == 0 {
+		t.Fatal("the compilation left nothing in the cache")
+	}
+	if got := encodeWith("from the cache"); !bytes.Equal(got, want) {
+		t.Error("the encoder read from the cache encodes other bytes")
+	}
+	if got := entries(); !maps.Equal(got, first) {
+		t.Errorf("the second compilation wrote the cache again: %v, then %v", first, got)
+	}
+	for p := range first {
+		if err := os.WriteFile(p, []byte("damaged"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := encodeWith("a damaged cache"); !bytes.Equal(got, want) {
+		t.Error("the encoder compiled past a damaged cache encodes other bytes")
+	}
 }
