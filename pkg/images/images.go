@@ -169,7 +169,8 @@ type Config struct {
 // DefaultCacheDir is where variants are kept unless a caller says
 // otherwise: sitegen/images in the user's cache folder (os.UserCacheDir),
 // or in the temporary folder when there is none. Never inside a site:
-// keys are content addresses, so sites can share it.
+// keys are content addresses, so sites can share it (a site keeps its own
+// variants in its SiteFolder as well when it asks for it).
 func DefaultCacheDir() string {
 	if d, err := os.UserCacheDir(); err == nil {
 		return filepath.Join(d, "sitegen", "images")
