@@ -25,7 +25,7 @@ import (
 	xdraw "golang.org/x/image/draw"
 	"image/jpeg"
 
-	"sitegen/bench/images/ssim"
+	"sitegen/internal/ssim"
 	"sitegen/pkg/images"
 )
 

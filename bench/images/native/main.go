@@ -39,7 +39,7 @@ import (
 
 	"github.com/gen2brain/avif"
 
-	"sitegen/bench/images/ssim"
+	"sitegen/internal/ssim"
 	"sitegen/pkg/build"
 	"sitegen/pkg/images"
 )

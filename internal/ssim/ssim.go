@@ -1,4 +1,4 @@
-// Package ssim is the image benchmarks' quality measure: the mean SSIM
+// Package ssim is the quality measure of the image benchmarks and tests: the mean SSIM
 // (Wang et al. 2004, its constants) of the luma (BT.601 weights) of two
 // images over 8×8 windows, one every 4 pixels across and down. No Go
 // library that is kept up computes SSIM, and ImageMagick 6 (Debian 12's)
