@@ -45,8 +45,10 @@ func backend(dynamicErr error) string {
 // The default speed is 9 (aom's all-intra cpu-used 9; libavif's 10 is the
 // same), with the quality asked for raised by 4 (avifQualityLift): chosen
 // by bench/images/native on the site's photographs, it keeps speed 8's
-// SSIM, luma and chroma, at every quality measured (30, 50, 70, 85) in
-// 15-45% fewer bytes and about a third of speed 8's CPU.
+// SSIM, luma and chroma, at every quality measured (30, 50, 70, 85), for
+// about a third of speed 8's CPU; bytes are 15-36% fewer on the site's
+// sets of variants and up to 40% more on single photos
+// (TestAVIFKeepsQuality, bench/images/README.md).
 type AVIF struct {
 	Speed int
 	proc  *avifProcess
