@@ -105,6 +105,11 @@ type Images struct {
 	// default of 50,000,000 (images.DefaultMaxPixels: decoding one takes
 	// about 200 MB).
 	MaxPixels int `yaml:"maxPixels"`
+	// KeepInSite keeps the encoded variants in the site as well as in the
+	// image cache, in .sitegen/images (images.SiteFolder): a folder to
+	// commit, so that a fresh clone or a CI run encodes none of the
+	// variants it holds (docs/build.md, "Images").
+	KeepInSite bool `yaml:"keepInSite"`
 }
 
 // Markdown configures Markdown rendering.
