@@ -72,6 +72,10 @@ type Options struct {
 	// ImageEncoders, when set, replace the image encoders (a test's gate
 	// on them); nil means images.DefaultEncoders.
 	ImageEncoders *images.Encoders
+	// NoSiteImages leaves the site's folder of variants (site.yaml's
+	// images.keepInSite) unread and unwritten: a benchmark's, to measure
+	// the encodes, or to use encoders whose output is not the site's.
+	NoSiteImages bool
 	// DevCache is how many bytes of rendered pages the dev server keeps
 	// (Dev); 0 means DefaultDevCache. A build ignores it.
 	DevCache int64
@@ -301,7 +305,16 @@ func (s *Site) commit(ctx context.Context, opts Options, tree *output.Tree, reus
 	if err := tree.Commit(); err != nil {
 		return nil, err
 	}
-	rep.CacheWarning = strings.Join(slices.DeleteFunc([]string{rep.CacheWarning, s.saveCaches()}, func(s string) bool { return s == "" }), "; ")
+	// The build succeeded, so every picture the site shows was named: the
+	// site's folder of variants loses the rest (a failed build returned
+	// above and pruned nothing).
+	removed, pruneErr := s.Images.Prune()
+	rep.Images.Pruned = int64(len(removed))
+	var pruneWarn string
+	if pruneErr != nil {
+		pruneWarn = "could not remove the unused image variants: " + strings.TrimPrefix(pruneErr.Error(), "image folder: ")
+	}
+	rep.CacheWarning = strings.Join(slices.DeleteFunc([]string{rep.CacheWarning, s.saveCaches(), pruneWarn}, func(s string) bool { return s == "" }), "; ")
 	return rep, nil
 }
 
