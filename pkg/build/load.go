@@ -105,9 +105,7 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 	if kp := newKnownPages(store, root, began, rec); kp != nil && opts.FS == nil { // the files on disk are the site's
 		copts.Pages = kp
 	}
-	readStart := time.Now()
-	files, src, err := readContent(ctx, fsys, copts)
-	readTime := time.Since(readStart)
+	files, src, readTime, err := readContent(ctx, fsys, copts)
 	staticsErr := <-staticsDone
 	bd := <-bundlesDone
 	if src == nil {
@@ -347,16 +345,17 @@ func contentOptions(cfg *config.Config, opts Options, sch *schema.Schema, lazy b
 	return copts
 }
 
-// readContent reads and parses content/ and assembles the site's content;
-// src is nil when it could not be read at all.
-func readContent(ctx context.Context, fsys fs.FS, copts content.Options) ([]content.SourceFile, *content.Source, error) {
+// readContent reads and parses content/ and assembles the site's content,
+// and says how long that took; src is nil when it could not be read at all.
+func readContent(ctx context.Context, fsys fs.FS, copts content.Options) ([]content.SourceFile, *content.Source, time.Duration, error) {
+	start := time.Now()
 	files, errs, err := content.Read(ctx, fsys, copts)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, time.Since(start), err
 	}
 	src, err := content.Assemble(copts, files)
 	errs.AddErr(diag.Pos{}, err)
-	return files, src, errs.Err()
+	return files, src, time.Since(start), errs.Err()
 }
 
 // catalogOf is the site's UI strings by locale.
