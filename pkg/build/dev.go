@@ -72,6 +72,8 @@ type Dev struct {
 	copts           content.Options // how content files are parsed
 
 	good *devState // the last build without errors
+	// read is what the last full load read (see Sources).
+	read *record
 	// pending are source changes not yet part of a good build (the
 	// update that saw them failed); they count again in the next one.
 	pending map[string]bool
@@ -184,7 +186,7 @@ func (d *Dev) full(ctx context.Context) (*DevResult, error) {
 	if old != nil && old != d.bundle {
 		old.Close()
 	}
-	d.good, d.renderer = nil, site.Renderer
+	d.good, d.renderer, d.read = nil, site.Renderer, site.rec
 	clear(d.staticCache)
 	st, res, err := d.renderSite(ctx, site, sigsOf(site.Plan), nil, nil)
 	if err != nil {
@@ -310,6 +312,11 @@ func (d *Dev) sortPending() (ch changes, full bool) {
 			ch.statics = append(ch.statics, strings.TrimPrefix(p, StaticDir))
 		case p == assets.Dir || strings.HasPrefix(p, assets.Dir+"/"):
 			ch.assets = true
+		default:
+			// Another file the site read (Sources: an icon of a folder
+			// site.yaml names, a file of an island's npm package):
+			// everything is loaded again.
+			full = true
 		}
 	}
 	return ch, full

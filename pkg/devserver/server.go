@@ -68,6 +68,10 @@ type Server struct {
 	// added to the output.
 	picturesAdded chan struct{}
 	ctx           context.Context
+	// sources are what the last full load read beyond the Watched
+	// folders (build.Dev.Sources) and their folders: a change there is
+	// reported too (Reports).
+	sources atomic.Pointer[sourceSet]
 }
 
 // snapshot is one good build being served.
@@ -135,6 +139,7 @@ func (s *Server) install(res *build.DevResult) error {
 	}
 	h := hosting.NewHandlerFS(fsys, prefixes, res.RedirectTable, res.HeaderRules)
 	s.snap.Store(&snapshot{handler: h, fs: fsys, fallback: res.Fallback, prefixes: prefixes, images: res.Images})
+	s.sources.Store(newSourceSet(s.dev.Sources()))
 	s.encodeInBackground(res.Images)
 	return nil
 }
@@ -196,6 +201,10 @@ func (s *Server) Watch(ctx context.Context) error {
 	if s.opts.flush != nil {
 		w.flush = s.opts.flush
 	}
+	w.reports = s.Reports
+	if set := s.sources.Load(); set != nil {
+		w.watchSources(set)
+	}
 	bursts := make(chan []string)
 	go w.run(ctx, bursts)
 	close(s.watching)
@@ -205,7 +214,9 @@ func (s *Server) Watch(ctx context.Context) error {
 			s.events.close()
 			return nil
 		case paths := <-bursts:
-			s.Update(ctx, paths)
+			if res, err := s.Update(ctx, paths); err == nil && res.Full {
+				w.watchSources(s.sources.Load()) // site.yaml may name other folders now
+			}
 		case p := <-s.encoded:
 			s.addPictures(ctx, p)
 		}
