@@ -351,6 +351,14 @@ func (d *Dev) rebundleAssets(changed map[string]bool) (_ *assets.Result, scripts
 			scripts = true
 		}
 	}
+	for name := range d.assetURLs {
+		if _, ok := b.URLs[name]; !ok {
+			// An entry gone (its file renamed or deleted): the pages
+			// asking for it fail, as in a build.
+			delete(d.assetURLs, name)
+			changed[render.DepAsset(name)] = true
+		}
+	}
 	// Pages with a stylesheet written inline render again when its text
 	// changed.
 	was := inlineStyles(d.assets)
