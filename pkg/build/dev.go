@@ -72,8 +72,8 @@ type Dev struct {
 	copts           content.Options // how content files are parsed
 
 	good *devState // the last build without errors
-	// read is what the last full load read (see Sources).
-	read *record
+	// read are the paths the last full load's record holds (see Sources).
+	read []string
 	// pending are source changes not yet part of a good build (the
 	// update that saw them failed); they count again in the next one.
 	pending map[string]bool
@@ -186,9 +186,10 @@ func (d *Dev) full(ctx context.Context) (*DevResult, error) {
 	if old != nil && old != d.bundle {
 		old.Close()
 	}
-	d.good, d.renderer, d.read = nil, site.Renderer, site.rec
+	d.good, d.renderer = nil, site.Renderer
 	clear(d.staticCache)
 	st, res, err := d.renderSite(ctx, site, sigsOf(site.Plan), nil, nil)
+	d.read = site.rec.paths() // what the load and the render read
 	if err != nil {
 		return nil, err
 	}

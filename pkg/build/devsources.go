@@ -13,27 +13,31 @@ import (
 // The dev server watches them, so that a change of any reaches Update (an
 // icon in a folder site.yaml names, a file of an island's npm package).
 func (d *Dev) Sources() []string {
-	set := map[string]bool{}
-	if d.read != nil {
-		d.read.mu.Lock()
-		for k := range d.read.deps {
-			if !path.IsAbs(k.path) {
-				set[k.path] = true
-			}
-		}
-		d.read.mu.Unlock()
-	}
+	out := slices.Clone(d.read)
 	if d.bundle != nil {
 		for _, in := range d.bundle.Inputs() {
 			if p := path.Clean(in); !path.IsAbs(p) && !strings.HasPrefix(p, "../") && !strings.Contains(p, ":") {
-				set[p] = true
+				out = append(out, p)
 			}
 		}
 	}
-	out := make([]string, 0, len(set))
-	for p := range set {
-		out = append(out, p)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// paths are the record's paths below the site root, sorted, once each.
+func (r *record) paths() []string {
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]string, 0, len(r.deps))
+	for k := range r.deps {
+		if !path.IsAbs(k.path) {
+			out = append(out, k.path)
+		}
 	}
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
 }
