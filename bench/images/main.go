@@ -15,7 +15,6 @@ import (
 	_ "image/jpeg"
 	"io"
 	"log"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -26,6 +25,7 @@ import (
 	xdraw "golang.org/x/image/draw"
 	"image/jpeg"
 
+	"sitegen/internal/ssim"
 	"sitegen/pkg/images"
 )
 
@@ -82,7 +82,7 @@ func main() {
 				log.Fatal(err)
 			}
 			sum[i].bytes += out.Len()
-			sum[i].ssim += ssim(ref, m)
+			sum[i].ssim += ssim.Mean(ref, m)
 			sum[i].dur += d
 		}
 	}
@@ -92,57 +92,4 @@ func main() {
 	for i, s := range settings {
 		fmt.Printf("%-6s %4d %10.0f %8.4f %10.1f\n", s.enc.Format(), s.q, float64(sum[i].bytes)/n, sum[i].ssim/n, float64(sum[i].dur.Milliseconds())/n)
 	}
-}
-
-func luma(m image.Image) ([]float64, int, int) {
-	b := m.Bounds()
-	w, h := b.Dx(), b.Dy()
-	out := make([]float64, w*h)
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			r, g, bl, _ := m.At(b.Min.X+x, b.Min.Y+y).RGBA()
-			out[y*w+x] = (0.299*float64(r) + 0.587*float64(g) + 0.114*float64(bl)) / 257
-		}
-	}
-	return out, w, h
-}
-
-// ssim is the mean SSIM of the luma of a and b over 8×8 windows (step 4).
-func ssim(a, b image.Image) float64 {
-	la, w, h := luma(a)
-	lb, _, _ := luma(b)
-	const c1, c2 = (0.01 * 255) * (0.01 * 255), (0.03 * 255) * (0.03 * 255)
-	var total float64
-	var n int
-	for y := 0; y+8 <= h; y += 4 {
-		for x := 0; x+8 <= w; x += 4 {
-			var ma, mb float64
-			for j := 0; j < 8; j++ {
-				for i := 0; i < 8; i++ {
-					ma += la[(y+j)*w+x+i]
-					mb += lb[(y+j)*w+x+i]
-				}
-			}
-			ma /= 64
-			mb /= 64
-			var va, vb, cov float64
-			for j := 0; j < 8; j++ {
-				for i := 0; i < 8; i++ {
-					da, db := la[(y+j)*w+x+i]-ma, lb[(y+j)*w+x+i]-mb
-					va += da * da
-					vb += db * db
-					cov += da * db
-				}
-			}
-			va /= 63
-			vb /= 63
-			cov /= 63
-			total += ((2*ma*mb + c1) * (2*cov + c2)) / ((ma*ma + mb*mb + c1) * (va + vb + c2))
-			n++
-		}
-	}
-	if n == 0 {
-		return math.NaN()
-	}
-	return total / float64(n)
 }

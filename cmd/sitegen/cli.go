@@ -194,7 +194,7 @@ func buildFlags(cmd *cobra.Command, o *build.Options) {
 		}
 	}
 	cmd.Flags().StringVar(&o.Host, "host", "", "the host that serves the output: "+strings.Join(output.HostNames(), ", ")+" (default: site.yaml's host, else static)")
-	cmd.Flags().StringVar(&o.ImageCache, "image-cache", "", "folder of encoded images kept between builds (default sitegen/images in the user cache folder, never in the site)")
+	cmd.Flags().StringVar(&o.ImageCache, "image-cache", "", "folder of encoded images kept between builds (default sitegen/images in the user cache folder; site.yaml's images.keepInSite keeps them in the site too)")
 }
 
 func errUnexpected(arg string) error { return fmt.Errorf("unexpected argument %q", arg) }

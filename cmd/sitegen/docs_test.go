@@ -188,9 +188,9 @@ func TestDocsFrontMatterKeys(t *testing.T) {
 	}
 	shown := map[string]map[string]bool{"page": {}, "section": {}}
 	for _, line := range strings.Split(string(m[1]), "\n") {
-		if k := regexp.MustCompile(`^([a-z]+):`).FindStringSubmatch(line); k != nil {
+		if k := regexp.MustCompile(`^([a-z][a-zA-Z]*):`).FindStringSubmatch(line); k != nil {
 			shown["page"][k[1]] = true
-		} else if k := regexp.MustCompile(`^\s+(?:- )?([a-z]+):`).FindStringSubmatch(line); k != nil {
+		} else if k := regexp.MustCompile(`^\s+(?:- )?([a-z][a-zA-Z]*):`).FindStringSubmatch(line); k != nil {
 			shown["section"][k[1]] = true
 		}
 	}

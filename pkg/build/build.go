@@ -78,6 +78,10 @@ type Options struct {
 	// ImageEncoders, when set, replace the image encoders (a test's gate
 	// on them); nil means images.DefaultEncoders.
 	ImageEncoders *images.Encoders
+	// NoSiteImages leaves the site's folder of variants (site.yaml's
+	// images.keepInSite) unread and unwritten: a benchmark's, to measure
+	// the encodes, or to use encoders whose output is not the site's.
+	NoSiteImages bool
 	// DeferPictures (the dev server) renders and serves pages before their
 	// picture variants exist: a Dev leaves the variants out of its output
 	// until Dev.Pictures adds them, and DevResult.Images makes any of them
@@ -297,7 +301,16 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 	if err := tree.Commit(); err != nil {
 		return nil, err
 	}
-	rep.CacheWarning = strings.Join(slices.DeleteFunc([]string{rep.CacheWarning, site.saveCaches()}, func(s string) bool { return s == "" }), "; ")
+	// The build succeeded, so every picture the site shows was named: the
+	// site's folder of variants loses the rest (a failed build returned
+	// above and pruned nothing).
+	removed, pruneErr := site.Images.Prune()
+	rep.Images.Pruned = int64(len(removed))
+	var pruneWarn string
+	if pruneErr != nil {
+		pruneWarn = "could not remove the unused image variants: " + strings.TrimPrefix(pruneErr.Error(), "image folder: ")
+	}
+	rep.CacheWarning = strings.Join(slices.DeleteFunc([]string{rep.CacheWarning, site.saveCaches(), pruneWarn}, func(s string) bool { return s == "" }), "; ")
 	rep.Duration = time.Since(start)
 	log.Info("build done", "pages", rep.Pages, "files", rep.Files, "bytes", rep.Bytes, "ms", rep.Duration.Milliseconds())
 	return rep, nil

@@ -11,7 +11,8 @@ import (
 )
 
 // feedFiles writes the RSS and Atom feeds of each list site.yaml names, in
-// every locale the list page is in (output.NewFeed).
+// every locale the list page is in, and of every term of a taxonomy it
+// names (output.NewFeed).
 func (s *Site) feedFiles(emit func(name string, b []byte)) error {
 	if len(s.Config.Feeds) == 0 {
 		return nil
@@ -24,12 +25,20 @@ func (s *Site) feedFiles(emit func(name string, b []byte)) error {
 	}
 	for _, fc := range s.Config.Feeds {
 		for _, l := range s.Config.Locales {
-			list, ok := s.Plan.Lookup(l.Code, fc.List)
-			if !ok {
-				continue // reported by the route plan
+			var lists []*route.Entry
+			if fc.Terms != "" { // a feed per term of the taxonomy
+				for _, t := range s.Plan.Terms(l.Code, fc.Terms) {
+					if e, ok := s.Plan.Lookup(l.Code, route.TermID(fc.Terms, t.Slug)); ok {
+						lists = append(lists, e)
+					}
+				}
+			} else if list, ok := s.Plan.Lookup(l.Code, fc.List); ok { // else reported by the route plan
+				lists = append(lists, list)
 			}
-			if err := writeFeed(s.Plan, list, s.Config.BaseURL, s.Config.Title, fc.Items, day, emit); err != nil {
-				return err
+			for _, list := range lists {
+				if err := writeFeed(s.Plan, list, s.Config.BaseURL, s.Config.Title, fc.Items, day, emit); err != nil {
+					return err
+				}
 			}
 		}
 	}

@@ -20,8 +20,8 @@ import (
 // the build hash (what the load read: config, templates, data, strings,
 // static files and images; see record.loadHash), the options and the build date, the islands bundle,
 // the bundled assets' URLs, the image encoders, and the route plan that
-// links resolve through (every page's id, locale and URL, and every
-// redirect).
+// links resolve through (every page's id, locale and URL, the items of
+// every page of a paged list, every term's spelling, and every redirect).
 func cacheSalt(opts Options, date string, cfg *config.Config, hash string, plan *route.Plan, bundle *islands.Bundle,
 	bundled *assets.Result, scripts []string, imgs *images.Processor) []byte {
 	h := sha256.New()
@@ -36,6 +36,12 @@ func cacheSalt(opts Options, date string, cfg *config.Config, hash string, plan 
 	fmt.Fprintf(h, "scripts %q\nimages %q\n", scripts, imgs.EncoderIDs())
 	for _, e := range plan.Entries {
 		fmt.Fprintf(h, "entry %q %q %q %t %t\n", e.ID, e.Lang, e.URL, e.Fallback, e.Root)
+		if e.Pager != nil { // which pages a list shows on this page, and how many it has
+			fmt.Fprintf(h, "pager %s of %d\n", e.Pager, e.Pager.All)
+		}
+		if e.Term != nil { // its spelling, shown wherever a page's terms are
+			fmt.Fprintf(h, "term %q\n", e.Term.Name)
+		}
 	}
 	for _, r := range plan.Redirects {
 		fmt.Fprintf(h, "redirect %q %q\n", r.From, r.To)

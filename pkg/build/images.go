@@ -15,13 +15,17 @@ const ImageDir = "assets/images"
 
 // newImages returns the site's image processor, which looks up source paths
 // in ImageDir and then StaticDir, and the site paths of ImageDir's files.
-// The variants are kept in cache (default images.DefaultCacheDir: never in
-// the site).
-func newImages(fsys fs.FS, cache string, enc *images.Encoders, maxPixels int) (*images.Processor, map[string]bool, error) {
+// The variants are kept in cache (default images.DefaultCacheDir), and in
+// siteDir too when it is set (the site's images.SiteFolder, which site.yaml's
+// images.keepInSite asks for). Neither is read through fsys: they hold
+// what the sources and settings give, not inputs, so the record of a warm
+// build (unchanged.go) has them in none of its dependencies, and a build
+// writing into them changes nothing the next one checks.
+func newImages(fsys fs.FS, cache, siteDir string, enc *images.Encoders, maxPixels int) (*images.Processor, map[string]bool, error) {
 	if cache == "" {
 		cache = images.DefaultCacheDir()
 	}
-	p := images.New(images.Config{FS: fsys, Dirs: []string{ImageDir, StaticDir}, CacheDir: cache, Encoders: enc, MaxPixels: maxPixels})
+	p := images.New(images.Config{FS: fsys, Dirs: []string{ImageDir, StaticDir}, CacheDir: cache, SiteDir: siteDir, Encoders: enc, MaxPixels: maxPixels})
 	files := map[string]bool{}
 	if _, err := fs.Stat(fsys, ImageDir); err != nil {
 		return p, files, nil

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"maps"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -116,7 +117,11 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 	}
 	errs.AddErr(diag.Pos{File: content.Dir}, err)
 	md := markdown.New(markdown.Options{Highlight: cfg.Markdown.HighlightCode()})
-	imgs, imageFiles, err := newImages(fsys, opts.ImageCache, opts.ImageEncoders, cfg.Images.MaxPixels)
+	siteImages := ""
+	if cfg.Images.KeepInSite && opts.FS == nil && !opts.NoSiteImages { // a site in a folder
+		siteImages = filepath.Join(root, filepath.FromSlash(images.SiteFolder))
+	}
+	imgs, imageFiles, err := newImages(fsys, opts.ImageCache, siteImages, opts.ImageEncoders, cfg.Images.MaxPixels)
 	errs.AddErr(diag.Pos{File: ImageDir}, err)
 	errs.AddErr(diag.Pos{File: ImageDir}, readAll(fsys, ImageDir, imageFiles))
 	// The build hash is made once the templates are read (newRenderer).

@@ -73,8 +73,8 @@ func TestPolyglotFiles(t *testing.T) {
 	}
 	// A table of contents (toc 2 3), in any script.
 	for p, want := range map[string]string{
-		"en/blog/warm-builds/index.html": `<nav class="toc"><a class="toc-2" href="#what-is-compared">What is compared</a><a class="toc-3" href="#templates">Templates</a></nav>`,
-		"ja/ブログ/ウォームビルド/index.html":      `<nav class="toc"><a class="toc-2" href="#%e6%af%94%e8%bc%83%e3%81%99%e3%82%8b%e3%82%82%e3%81%ae">比較するもの</a></nav>`,
+		"en/blog/warm-builds/index.html": `<nav class="toc" aria-label="Contents"><a class="toc-2" href="#what-is-compared">What is compared</a><a class="toc-3" href="#templates">Templates</a></nav>`,
+		"ja/ブログ/ウォームビルド/index.html":      `<nav class="toc" aria-label="目次"><a class="toc-2" href="#%e6%af%94%e8%bc%83%e3%81%99%e3%82%8b%e3%82%82%e3%81%ae">比較するもの</a></nav>`,
 	} {
 		if !strings.Contains(string(read(p)), want) {
 			t.Errorf("%s lacks the table of contents %s", p, want)

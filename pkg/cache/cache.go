@@ -403,53 +403,15 @@ func (s *Store) merge(added []indexEntry, full bool) error {
 	if err != nil || len(names) == 0 {
 		return err
 	}
-	if !full && len(names) > 2 {
-		var total, base int64
-		for i, name := range names {
-			if st, err := os.Stat(name); err == nil {
-				total += st.Size()
-				if i == 0 {
-					base = st.Size()
-				}
-			}
-		}
-		if 2*base >= total {
-			names = names[1:]
-		}
+	if !full {
+		names = partialMerge(names)
 	}
-	type src struct {
-		f       *os.File
-		entries []indexEntry
-	}
-	var srcs []src // newest first
-	var bad []string
-	for i := len(names) - 1; i >= 0; i-- {
-		f, err := openRegular(names[i])
-		if err != nil {
-			continue
-		}
-		entries, err := readIndex(f)
-		if err != nil {
-			f.Close()
-			bad = append(bad, names[i])
-			continue
-		}
-		srcs = append(srcs, src{f, entries})
-	}
+	srcs, bad := openSegments(names)
 	defer func() {
 		for _, sr := range srcs {
 			sr.f.Close()
 		}
 	}()
-	recent := map[Key]bool{}
-	for _, e := range added {
-		recent[e.key] = true
-	}
-	for k, l := range s.index {
-		if s.used[l.slot/64].Load()&(1<<(l.slot%64)) != 0 {
-			recent[k] = true
-		}
-	}
 	out, err := s.create(s.dir, ".merge-*")
 	if err != nil {
 		return err
@@ -460,26 +422,7 @@ func (s *Store) merge(added []indexEntry, full bool) error {
 	if full {
 		limit = s.MaxBytes / 2
 	}
-	seen := map[Key]bool{}
-	for _, pass := range []bool{true, false} { // the recent entries first
-		for i := range srcs {
-			for _, e := range srcs[i].entries {
-				if seen[e.key] || recent[e.key] != pass {
-					continue
-				}
-				if !pass && limit > 0 && s.off+e.len > limit {
-					continue
-				}
-				b := make([]byte, e.len)
-				if _, err := srcs[i].f.ReadAt(b, e.off); err != nil || crc32.Checksum(b, crcTable) != e.sum {
-					continue
-				}
-				seen[e.key] = true
-				s.added = append(s.added, indexEntry{key: e.key, off: s.off, len: e.len, sum: e.sum})
-				s.write(b)
-			}
-		}
-	}
+	s.copyEntries(srcs, s.recentKeys(added), limit)
 	err = s.finish(out, s.w, s.added)
 	s.out = nil
 	if err != nil {
@@ -499,6 +442,91 @@ func (s *Store) merge(added []indexEntry, full bool) error {
 	}
 	removeAbandoned(s.dir)
 	return nil
+}
+
+// partialMerge leaves out the oldest segment when it holds at least half of
+// the bytes, so that a partial merge joins the small segments only.
+func partialMerge(names []string) []string {
+	if len(names) <= 2 {
+		return names
+	}
+	var total, base int64
+	for i, name := range names {
+		if st, err := os.Stat(name); err == nil {
+			total += st.Size()
+			if i == 0 {
+				base = st.Size()
+			}
+		}
+	}
+	if 2*base >= total {
+		return names[1:]
+	}
+	return names
+}
+
+// segmentSource is an open segment and its index.
+type segmentSource struct {
+	f       *os.File
+	entries []indexEntry
+}
+
+// openSegments opens names newest first; bad lists those whose index
+// cannot be read (removed after the merge).
+func openSegments(names []string) (srcs []segmentSource, bad []string) {
+	for i := len(names) - 1; i >= 0; i-- {
+		f, err := openRegular(names[i])
+		if err != nil {
+			continue
+		}
+		entries, err := readIndex(f)
+		if err != nil {
+			f.Close()
+			bad = append(bad, names[i])
+			continue
+		}
+		srcs = append(srcs, segmentSource{f, entries})
+	}
+	return srcs, bad
+}
+
+// recentKeys are the keys this build added or used.
+func (s *Store) recentKeys(added []indexEntry) map[Key]bool {
+	recent := map[Key]bool{}
+	for _, e := range added {
+		recent[e.key] = true
+	}
+	for k, l := range s.index {
+		if s.used[l.slot/64].Load()&(1<<(l.slot%64)) != 0 {
+			recent[k] = true
+		}
+	}
+	return recent
+}
+
+// copyEntries writes each key's newest intact entry, the recent ones first;
+// the others only while the output stays under limit (0: no limit).
+func (s *Store) copyEntries(srcs []segmentSource, recent map[Key]bool, limit int64) {
+	seen := map[Key]bool{}
+	for _, pass := range []bool{true, false} {
+		for i := range srcs {
+			for _, e := range srcs[i].entries {
+				if seen[e.key] || recent[e.key] != pass {
+					continue
+				}
+				if !pass && limit > 0 && s.off+e.len > limit {
+					continue
+				}
+				b := make([]byte, e.len)
+				if _, err := srcs[i].f.ReadAt(b, e.off); err != nil || crc32.Checksum(b, crcTable) != e.sum {
+					continue
+				}
+				seen[e.key] = true
+				s.added = append(s.added, indexEntry{key: e.key, off: s.off, len: e.len, sum: e.sum})
+				s.write(b)
+			}
+		}
+	}
 }
 
 // Stats returns the lookups that hit and missed.

@@ -362,8 +362,8 @@ func (c *checker) checkHead(e *route.Entry, p *page, titles map[string]map[strin
 	if p.description == nil || strings.TrimSpace(*p.description) == "" {
 		c.pageDiag(e, "", diag.Error, KindDescription, "page %s has no meta description", e.URL)
 	}
-	if title == "" || e.Fallback {
-		return // a fallback copy has its original's title by design
+	if title == "" || e.Fallback || e.Pager != nil && e.Pager.Number > 1 {
+		return // a fallback copy has its original's title by design, a list's page 2… its page 1's
 	}
 	if titles[e.Lang] == nil {
 		titles[e.Lang] = map[string]*route.Entry{}

@@ -105,6 +105,11 @@ type Images struct {
 	// default of 50,000,000 (images.DefaultMaxPixels: decoding one takes
 	// about 200 MB).
 	MaxPixels int `yaml:"maxPixels"`
+	// KeepInSite keeps the encoded variants in the site as well as in the
+	// image cache, in .sitegen/images (images.SiteFolder): a folder to
+	// commit, so that a fresh clone or a CI run encodes none of the
+	// variants it holds (docs/build.md, "Images").
+	KeepInSite bool `yaml:"keepInSite"`
 }
 
 // Markdown configures Markdown rendering.
@@ -267,12 +272,14 @@ type Config struct {
 	LegacyPaths map[string]string `yaml:"legacyPaths"`
 	Forms       map[string]Form   `yaml:"forms"`
 	// Feeds are the lists published as RSS and Atom feeds.
-	Feeds    []Feed   `yaml:"feeds"`
-	Islands  Islands  `yaml:"islands"`
-	Images   Images   `yaml:"images"`
-	Markdown Markdown `yaml:"markdown"`
-	Icons    Icons    `yaml:"icons"`
-	Assets   Assets   `yaml:"assets"`
+	Feeds []Feed `yaml:"feeds"`
+	// Taxonomies group pages by the terms their front matter lists.
+	Taxonomies []Taxonomy `yaml:"taxonomies"`
+	Islands    Islands    `yaml:"islands"`
+	Images     Images     `yaml:"images"`
+	Markdown   Markdown   `yaml:"markdown"`
+	Icons      Icons      `yaml:"icons"`
+	Assets     Assets     `yaml:"assets"`
 	// Announcement names the data set (<file>.<key>) of the site-wide
 	// announcement that showAnnouncement judges by its start and end
 	// dates; empty means the site has none.
@@ -415,6 +422,7 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 	}
 	errs.Merge(c.Analytics.validate(yamlx.Field(root, "analytics")))
 	errs.Merge(c.validateForms(root))
+	errs.Merge(c.validateTaxonomies(root))
 	errs.Merge(c.validateFeeds(root))
 	keys := make([]string, 0, len(c.LegacyPaths))
 	for k := range c.LegacyPaths {

@@ -20,25 +20,34 @@ import (
 
 // Page is one Markdown file of one locale.
 type Page struct {
-	ID          string         `yaml:"id" sg:"required"`
-	Slug        *string        `yaml:"slug"`
-	Title       string         `yaml:"title" sg:"required"`
-	Description string         `yaml:"description" sg:"required"`
-	Keywords    string         `yaml:"keywords"`
-	Layout      string         `yaml:"layout"`
-	Aliases     []Alias        `yaml:"aliases"`
-	Date        string         `yaml:"date"`
-	Draft       bool           `yaml:"draft"`
-	Summary     string         `yaml:"summary"`
-	Tags        []string       `yaml:"tags"`
-	Image       File           `yaml:"image"`
-	Params      map[string]any `yaml:"params"`
-	Sections    []Section      `yaml:"sections"`
+	ID          string   `yaml:"id" sg:"required"`
+	Slug        *string  `yaml:"slug"`
+	Title       string   `yaml:"title" sg:"required"`
+	Description string   `yaml:"description" sg:"required"`
+	Keywords    string   `yaml:"keywords"`
+	Layout      string   `yaml:"layout"`
+	Aliases     []Alias  `yaml:"aliases"`
+	Date        string   `yaml:"date"`
+	Draft       bool     `yaml:"draft"`
+	Summary     string   `yaml:"summary"`
+	Tags        []string `yaml:"tags"`
+	// Terms are the page's terms per taxonomy of site.yaml.
+	Terms Terms `yaml:"terms"`
+	// Paginate pages the list of the pages below this page, this many to
+	// a page (0: one page); with PaginateData, the records of that data
+	// set (<file>.<key>, a set of items) instead.
+	Paginate     int            `yaml:"paginate"`
+	PaginateData string         `yaml:"paginateData"`
+	Image        File           `yaml:"image"`
+	Params       map[string]any `yaml:"params"`
+	Sections     []Section      `yaml:"sections"`
 
-	Lang    string   `yaml:"-"`
-	File    string   `yaml:"-"` // path in the source tree, e.g. content/pl/o-nas/kontakt.md
-	Pos     diag.Pos `yaml:"-"` // position of the id
-	SlugPos diag.Pos `yaml:"-"` // position of the slug, or of the file when the slug comes from its name
+	Lang string   `yaml:"-"`
+	File string   `yaml:"-"` // path in the source tree, e.g. content/pl/o-nas/kontakt.md
+	Pos  diag.Pos `yaml:"-"` // position of the id
+	// PaginatePos is the position of paginateData, else of paginate.
+	PaginatePos diag.Pos `yaml:"-"`
+	SlugPos     diag.Pos `yaml:"-"` // position of the slug, or of the file when the slug comes from its name
 	// LayoutPos is the position of the layout, or of the id when the
 	// layout is the default.
 	LayoutPos diag.Pos `yaml:"-"`
@@ -293,6 +302,18 @@ func fromFrontMatter(p *Page, rel string, fm []byte, doc *yaml.Node, fmc FrontMa
 		if err := schema.CheckDate(p.Date); err != nil {
 			errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "date")), "%v", err))
 		}
+	}
+	p.PaginatePos = yamlx.Pos(file, yamlx.Field(root, "paginate"))
+	if n := yamlx.Field(root, "paginateData"); n != nil {
+		p.PaginatePos = yamlx.Pos(file, n)
+		if p.Paginate == 0 {
+			errs.Add(diag.New(p.PaginatePos, "paginateData %q needs paginate: the number of records per page", p.PaginateData).
+				WithHint("like paginate: 10"))
+		}
+	}
+	if n := yamlx.Field(root, "paginate"); n != nil && p.Paginate <= 0 && n.Tag == "!!int" {
+		errs.Add(diag.New(yamlx.Pos(file, n), "paginate %d must be a positive number of pages per page", p.Paginate).
+			WithHint("leave paginate out to list every page below this one on one page"))
 	}
 	p.layoutGiven = p.Layout != ""
 	if p.Layout == "" {

@@ -109,3 +109,29 @@ func TestSlugScripts(t *testing.T) {
 		}
 	}
 }
+
+// TestSlugify: a term's slug follows the slug rule in any script: lower
+// case where the script has case, runs of anything else one '-'.
+func TestSlugify(t *testing.T) {
+	for _, c := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"Go", "go", true},
+		{"Warm builds", "warm-builds", true},
+		{"  C++ / CSS  ", "c-css", true},
+		{"ビルド", "ビルド", true},
+		{"Über Größe", "über-größe", true},
+		{"Cafe\u0301", "café", true}, // NFC
+		{"مدونة جديدة", "مدونة-جديدة", true},
+		{"++", "", false},
+	} {
+		got, ok := Slugify(c.in)
+		if got != c.want || ok != c.ok {
+			t.Errorf("Slugify(%q) = %q, %t; want %q, %t", c.in, got, ok, c.want, c.ok)
+		}
+		if ok && !validSlug(got) {
+			t.Errorf("Slugify(%q) = %q is no slug", c.in, got)
+		}
+	}
+}

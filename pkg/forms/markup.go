@@ -54,116 +54,138 @@ func (s *Schema) CheckMarkup(page []byte, lang string) error {
 	if form == nil {
 		return fmt.Errorf("no <form id=%q>", s.ID)
 	}
-	var errs []error
-	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	c := markupCheck{inputs: map[string]markupInput{}}
 	if a := attr(form, "action"); a != s.Endpoint {
-		bad("the form posts to %q, the schema's endpoint is %q", a, s.Endpoint)
+		c.bad("the form posts to %q, the schema's endpoint is %q", a, s.Endpoint)
 	}
 	if m := attr(form, "method"); m != "post" {
-		bad("the form's method is %q, not post", m)
+		c.bad("the form's method is %q, not post", m)
 	}
-	inputs := map[string]markupInput{}
 	group := map[string]bool{} // names of the checkboxes fields
 	for _, f := range s.Fields {
 		group[f.Name] = f.Type == TypeCheckboxes
 	}
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode && (n.Data == "input" || n.Data == "textarea" || n.Data == "select") {
-			name := attr(n, "name")
-			if name != "" {
-				ml, _ := strconv.Atoi(attr(n, "maxlength"))
-				mn, _ := strconv.Atoi(attr(n, "minlength"))
-				typ := attr(n, "type")
-				if n.Data != "input" {
-					typ = n.Data
-				}
-				_, req := attrOK(n, "required")
-				in := markupInput{typ: typ, required: req, minLength: mn, maxLength: ml, value: attr(n, "value")}
-				if n.Data == "select" {
-					for _, o := range findAll(n, "option") {
-						if v, ok := attrOK(o, "value"); !ok || v != "" {
-							in.options = append(in.options, optionValue(o))
-						}
-					}
-				}
-				prev, dup := inputs[name]
-				switch {
-				case dup && group[name] && typ == "checkbox" && prev.typ == "checkboxes":
-					prev.options = append(prev.options, in.value)
-					prev.required = prev.required || req
-					inputs[name] = prev
-				case dup:
-					bad("input %q appears twice", name)
-				case group[name] && typ == "checkbox":
-					inputs[name] = markupInput{typ: "checkboxes", required: req, options: []string{in.value}}
-				default:
-					inputs[name] = in
-				}
-			}
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
+	c.collect(form, group)
+	if in, ok := c.want(FieldLang, "hidden"); ok && in.value != lang {
+		c.bad("hidden input lang is %q on a %s page", in.value, lang)
 	}
-	walk(form)
-	want := func(name, typ string) (markupInput, bool) {
-		in, ok := inputs[name]
-		delete(inputs, name)
-		if !ok {
-			bad("no input %q", name)
-			return in, false
-		}
-		if in.typ != typ {
-			bad("input %q has type %q, the schema says %q", name, in.typ, typ)
-		}
-		return in, true
-	}
-	if in, ok := want(FieldLang, "hidden"); ok && in.value != lang {
-		bad("hidden input lang is %q on a %s page", in.value, lang)
-	}
-	want(FieldPage, "hidden")
-	want(FieldKey, "hidden")
-	want(s.Honeypot, "text")
+	c.want(FieldPage, "hidden")
+	c.want(FieldKey, "hidden")
+	c.want(s.Honeypot, "text")
 	for _, f := range s.Fields {
-		in, ok := want(f.Name, f.Type)
-		if !ok {
-			continue
-		}
-		if HasOptions(f.Type) {
-			if !slices.Equal(in.options, f.Options) {
-				bad("field %q: options %q in the markup, %q in the schema", f.Name, in.options, f.Options)
-			}
-			// A required attribute on a box of a group would demand that
-			// very box: the handler checks "at least one" itself.
-			if f.Type == TypeCheckboxes && in.required {
-				bad("field %q: a checkbox of the group is required; leave required off (the handler checks that at least one is ticked)", f.Name)
-			}
-			if f.Type == TypeSelect && in.required != f.Required {
-				bad("field %q: required=%t in the markup, %t in the schema", f.Name, in.required, f.Required)
-			}
-			continue
-		}
-		if in.required != f.Required {
-			bad("field %q: required=%t in the markup, %t in the schema", f.Name, in.required, f.Required)
-		}
-		if in.maxLength != f.MaxLength {
-			bad("field %q: maxlength %d in the markup, %d in the schema", f.Name, in.maxLength, f.MaxLength)
-		}
-		if in.minLength != f.MinLength {
-			bad("field %q: minlength %d in the markup, %d in the schema", f.Name, in.minLength, f.MinLength)
+		if in, ok := c.want(f.Name, f.Type); ok {
+			c.field(f, in)
 		}
 	}
-	for _, c := range s.Consents {
-		in, ok := want(c.Name, "checkbox")
-		if ok && in.required != c.Required {
-			bad("consent %q: required=%t in the markup, %t in the schema", c.Name, in.required, c.Required)
+	for _, cs := range s.Consents {
+		in, ok := c.want(cs.Name, "checkbox")
+		if ok && in.required != cs.Required {
+			c.bad("consent %q: required=%t in the markup, %t in the schema", cs.Name, in.required, cs.Required)
 		}
 	}
-	for name := range inputs {
-		bad("input %q is not in the schema", name)
+	for name := range c.inputs {
+		c.bad("input %q is not in the schema", name)
 	}
-	return errors.Join(errs...)
+	return errors.Join(c.errs...)
+}
+
+// markupCheck holds the inputs of a form's markup not yet matched to the
+// schema, and the problems found.
+type markupCheck struct {
+	inputs map[string]markupInput
+	errs   []error
+}
+
+func (c *markupCheck) bad(format string, a ...any) { c.errs = append(c.errs, fmt.Errorf(format, a...)) }
+
+// collect reads the inputs, text areas and selects below n; the boxes of a
+// checkbox group (group[name]) become one input of type checkboxes.
+func (c *markupCheck) collect(n *html.Node, group map[string]bool) {
+	if n.Type == html.ElementNode && (n.Data == "input" || n.Data == "textarea" || n.Data == "select") {
+		if name := attr(n, "name"); name != "" {
+			c.add(name, readInput(n), group[name])
+		}
+	}
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		c.collect(ch, group)
+	}
+}
+
+// readInput is what the markup of one input element declares.
+func readInput(n *html.Node) markupInput {
+	ml, _ := strconv.Atoi(attr(n, "maxlength"))
+	mn, _ := strconv.Atoi(attr(n, "minlength"))
+	typ := attr(n, "type")
+	if n.Data != "input" {
+		typ = n.Data
+	}
+	_, req := attrOK(n, "required")
+	in := markupInput{typ: typ, required: req, minLength: mn, maxLength: ml, value: attr(n, "value")}
+	if n.Data == "select" {
+		for _, o := range findAll(n, "option") {
+			if v, ok := attrOK(o, "value"); !ok || v != "" {
+				in.options = append(in.options, optionValue(o))
+			}
+		}
+	}
+	return in
+}
+
+func (c *markupCheck) add(name string, in markupInput, inGroup bool) {
+	prev, dup := c.inputs[name]
+	switch {
+	case dup && inGroup && in.typ == "checkbox" && prev.typ == "checkboxes":
+		prev.options = append(prev.options, in.value)
+		prev.required = prev.required || in.required
+		c.inputs[name] = prev
+	case dup:
+		c.bad("input %q appears twice", name)
+	case inGroup && in.typ == "checkbox":
+		c.inputs[name] = markupInput{typ: "checkboxes", required: in.required, options: []string{in.value}}
+	default:
+		c.inputs[name] = in
+	}
+}
+
+// want takes the input name out of the markup's, checking its type.
+func (c *markupCheck) want(name, typ string) (markupInput, bool) {
+	in, ok := c.inputs[name]
+	delete(c.inputs, name)
+	if !ok {
+		c.bad("no input %q", name)
+		return in, false
+	}
+	if in.typ != typ {
+		c.bad("input %q has type %q, the schema says %q", name, in.typ, typ)
+	}
+	return in, true
+}
+
+// field checks an input's attributes against its field in the schema.
+func (c *markupCheck) field(f Field, in markupInput) {
+	if HasOptions(f.Type) {
+		if !slices.Equal(in.options, f.Options) {
+			c.bad("field %q: options %q in the markup, %q in the schema", f.Name, in.options, f.Options)
+		}
+		// A required attribute on a box of a group would demand that
+		// very box: the handler checks "at least one" itself.
+		if f.Type == TypeCheckboxes && in.required {
+			c.bad("field %q: a checkbox of the group is required; leave required off (the handler checks that at least one is ticked)", f.Name)
+		}
+		if f.Type == TypeSelect && in.required != f.Required {
+			c.bad("field %q: required=%t in the markup, %t in the schema", f.Name, in.required, f.Required)
+		}
+		return
+	}
+	if in.required != f.Required {
+		c.bad("field %q: required=%t in the markup, %t in the schema", f.Name, in.required, f.Required)
+	}
+	if in.maxLength != f.MaxLength {
+		c.bad("field %q: maxlength %d in the markup, %d in the schema", f.Name, in.maxLength, f.MaxLength)
+	}
+	if in.minLength != f.MinLength {
+		c.bad("field %q: minlength %d in the markup, %d in the schema", f.Name, in.minLength, f.MinLength)
+	}
 }
 
 // findAll returns the elements named tag below n, in document order.

@@ -82,51 +82,16 @@ func Build(in SiteInput, form string) (*forms.Schema, error) {
 		}
 		if base == nil {
 			base, basePos = f, pos
-			for i, fd := range f.Fields {
-				ff := forms.Field{Name: fd.Name, Type: fd.Type, Required: fd.Required, MinLength: fd.MinLength, MaxLength: fd.MaxLength}
-				for _, o := range fd.Options {
-					ff.Options = append(ff.Options, o.Value)
-				}
-				if err := forms.CheckField(ff); err != nil {
-					errs.Add(diag.New(pos, "form %s: field %d (%s): %v", form, i+1, fd.Name, err))
-				}
-				s.Fields = append(s.Fields, ff)
-			}
-			for _, c := range f.Consents {
-				s.Consents = append(s.Consents, forms.Consent{Name: c.Name, Required: c.Required, Version: c.Version, Texts: map[string]forms.Text{}})
-			}
-			s.ClauseVersion = f.ClauseVersion
+			errs.Merge(shapeOf(s, f, pos))
 		} else if err := sameShape(base, f); err != nil {
 			errs.Add(diag.New(pos, "form %s in %s differs from the default locale's: %v", form, lang, err))
 			continue
 		}
-		ui := forms.UItexts{Title: f.Title, Submit: f.Submit, Labels: map[string]string{}, Messages: map[string]string{}}
-		for _, fd := range f.Fields {
-			ui.Labels[fd.Name] = fd.Label
-			for _, o := range fd.Options {
-				if ui.OptionLabels == nil {
-					ui.OptionLabels = map[string]map[string]string{}
-				}
-				if ui.OptionLabels[fd.Name] == nil {
-					ui.OptionLabels[fd.Name] = map[string]string{}
-				}
-				ui.OptionLabels[fd.Name][o.Value] = o.Label
-			}
-			if fd.MinLength > 0 {
-				ui.Messages[forms.CodeTooShort] = text(in.Catalog, lang, TooShortKey)
-			}
-		}
+		ui := uiTexts(in, lang, f)
 		for i, c := range f.Consents {
 			s.Consents[i].Texts[lang] = forms.Text{Source: c.Text.Source, HTML: html(c.Text), Hash: forms.HashText(c.Text.Source)}
 		}
 		s.Clause[lang] = forms.Text{Source: f.Clause.Source, HTML: html(f.Clause), Hash: forms.HashText(f.Clause.Source)}
-		for code, key := range MessageKeys {
-			ui.Messages[code] = text(in.Catalog, lang, key)
-		}
-		ui.Heading = text(in.Catalog, lang, KeyErrorsHeading)
-		ui.Unavailable = text(in.Catalog, lang, KeyUnavailable)
-		ui.Honeypot = text(in.Catalog, lang, KeyHoneypot)
-		ui.Back = text(in.Catalog, lang, KeyBack)
 		if e, ok := in.Plan.Home(lang); ok {
 			ui.Home = prefix + e.URL
 		}
@@ -145,6 +110,56 @@ func Build(in SiteInput, form string) (*forms.Schema, error) {
 		return nil, diag.New(basePos, "form %s: %v", form, err)
 	}
 	return s, nil
+}
+
+// shapeOf fills s's fields, consents and clause version from the default
+// locale's definition f, found at pos.
+func shapeOf(s *forms.Schema, f *definition, pos diag.Pos) diag.List {
+	var errs diag.List
+	for i, fd := range f.Fields {
+		ff := forms.Field{Name: fd.Name, Type: fd.Type, Required: fd.Required, MinLength: fd.MinLength, MaxLength: fd.MaxLength}
+		for _, o := range fd.Options {
+			ff.Options = append(ff.Options, o.Value)
+		}
+		if err := forms.CheckField(ff); err != nil {
+			errs.Add(diag.New(pos, "form %s: field %d (%s): %v", s.Form, i+1, fd.Name, err))
+		}
+		s.Fields = append(s.Fields, ff)
+	}
+	for _, c := range f.Consents {
+		s.Consents = append(s.Consents, forms.Consent{Name: c.Name, Required: c.Required, Version: c.Version, Texts: map[string]forms.Text{}})
+	}
+	s.ClauseVersion = f.ClauseVersion
+	return errs
+}
+
+// uiTexts are the form's labels and messages in lang (the home link is
+// set by the caller).
+func uiTexts(in SiteInput, lang string, f *definition) forms.UItexts {
+	ui := forms.UItexts{Title: f.Title, Submit: f.Submit, Labels: map[string]string{}, Messages: map[string]string{}}
+	for _, fd := range f.Fields {
+		ui.Labels[fd.Name] = fd.Label
+		for _, o := range fd.Options {
+			if ui.OptionLabels == nil {
+				ui.OptionLabels = map[string]map[string]string{}
+			}
+			if ui.OptionLabels[fd.Name] == nil {
+				ui.OptionLabels[fd.Name] = map[string]string{}
+			}
+			ui.OptionLabels[fd.Name][o.Value] = o.Label
+		}
+		if fd.MinLength > 0 {
+			ui.Messages[forms.CodeTooShort] = text(in.Catalog, lang, TooShortKey)
+		}
+	}
+	for code, key := range MessageKeys {
+		ui.Messages[code] = text(in.Catalog, lang, key)
+	}
+	ui.Heading = text(in.Catalog, lang, KeyErrorsHeading)
+	ui.Unavailable = text(in.Catalog, lang, KeyUnavailable)
+	ui.Honeypot = text(in.Catalog, lang, KeyHoneypot)
+	ui.Back = text(in.Catalog, lang, KeyBack)
+	return ui
 }
 
 // TooShortKey is the UI string of the tooShort error (a field shorter than

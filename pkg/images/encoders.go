@@ -41,12 +41,24 @@ func backend(dynamicErr error) string {
 // (github.com/gen2brain/avif v0.4.4's, see avifEncodeWasm), in a child
 // process (avifproc.go) that the AVIF of DefaultEncoders keeps while Run
 // runs; the zero value, or an AVIF outside Run, starts one per encode.
+//
+// The default speed is 9 (aom's all-intra cpu-used 9; libavif's 10 is the
+// same), with the quality asked for raised by 4 (avifQualityLift): chosen
+// by bench/images/native on the site's photographs, it keeps speed 8's
+// SSIM, luma and chroma, at every quality measured (30, 50, 70, 85), for
+// about a third of speed 8's CPU; bytes are 15-36% fewer on the site's
+// sets of variants and up to 40% more on single photos
+// (TestAVIFKeepsQuality, bench/images/README.md).
 type AVIF struct {
 	Speed int
 	proc  *avifProcess
 }
 
-// NewAVIF is the AVIF encoder at speed (0 means 8) whose encoder process
+// avifQualityLift is what speed 9 adds to the quality asked for to keep
+// speed 8's SSIM at it (bench/images/README.md, "Native speed (issue 37)").
+const avifQualityLift = 4
+
+// NewAVIF is the AVIF encoder at speed (0 means 9) whose encoder process
 // command starts: a program linking this package, which serves the
 // encodes when its environment says so (avifserve.go). nil runs this
 // program again, which every program linking this package can serve.
@@ -56,14 +68,30 @@ func NewAVIF(speed int, command func() *exec.Cmd) AVIF {
 
 func (AVIF) Format() string { return "avif" }
 func (e AVIF) ID() string {
-	return fmt.Sprintf("gen2brain/avif@v0.4.4/%s/speed%d", backend(avif.Dynamic()), e.speed())
+	id := fmt.Sprintf("gen2brain/avif@v0.4.4/%s/speed%d", backend(avif.Dynamic()), e.speed())
+	if l := e.lift(); l != 0 {
+		id += fmt.Sprintf("/q+%d", l)
+	}
+	return id
 }
 func (e AVIF) speed() int {
 	if e.Speed == 0 {
-		return 8
+		return 9
 	}
 	return e.Speed
 }
+
+// lift is what the encoder adds to the quality asked for.
+func (e AVIF) lift() int {
+	if e.speed() >= 9 {
+		return avifQualityLift
+	}
+	return 0
+}
+
+// quality is libavif's quality for the quality q asked for.
+func (e AVIF) quality(q int) int { return min(100, q+e.lift()) }
+
 func (e AVIF) Encode(w io.Writer, m image.Image, q int) error {
 	return e.EncodeContext(context.Background(), w, m, q)
 }
@@ -72,7 +100,7 @@ func (e AVIF) Encode(w io.Writer, m image.Image, q int) error {
 // encode under way goes on in the encoder process, unseen).
 func (e AVIF) EncodeContext(ctx context.Context, w io.Writer, m image.Image, q int) error {
 	if avif.Dynamic() == nil { // a shared libavif, in a build without -tags=nodynamic
-		return avif.Encode(w, m, avif.Options{Quality: q, QualityAlpha: q, Speed: e.speed(), ChromaSubsampling: image.YCbCrSubsampleRatio420})
+		return avif.Encode(w, m, avif.Options{Quality: e.quality(q), QualityAlpha: e.quality(q), Speed: e.speed(), ChromaSubsampling: image.YCbCrSubsampleRatio420})
 	}
 	proc := e.proc
 	if proc == nil {
@@ -83,7 +111,7 @@ func (e AVIF) EncodeContext(ctx context.Context, w io.Writer, m image.Image, q i
 		rgba = image.NewRGBA(image.Rect(0, 0, m.Bounds().Dx(), m.Bounds().Dy()))
 		draw.Draw(rgba, rgba.Rect, m, m.Bounds().Min, draw.Src)
 	}
-	b, err := proc.encode(ctx, rgba, q, e.speed())
+	b, err := proc.encode(ctx, rgba, e.quality(q), e.speed())
 	if err != nil {
 		return err
 	}

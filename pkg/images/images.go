@@ -111,6 +111,7 @@ type Processor struct {
 	fsys       fs.FS
 	dirs       []string // where source paths are looked up, in order
 	cacheDir   string   // "" disables the cache
+	siteDir    string   // the site's own folder of variants (SiteFolder), or ""
 	cacheErrMu sync.Mutex
 	cacheErr   error // the first write into cacheDir that failed
 	enc        Encoders
@@ -155,6 +156,10 @@ type Config struct {
 	FS       fs.FS
 	Dirs     []string // folders of fsys source paths are looked up in, first match wins
 	CacheDir string   // a folder outside the output; "" disables caching
+	// SiteDir, when set, is the site's own folder of variants (the site's
+	// SiteFolder), read before CacheDir and written with it, which Prune
+	// empties of what the site no longer uses.
+	SiteDir  string
 	Encoders *Encoders
 	// MaxPixels bounds width × height of a source image, checked from its
 	// header before it is decoded; 0 means DefaultMaxPixels.
@@ -164,7 +169,8 @@ type Config struct {
 // DefaultCacheDir is where variants are kept unless a caller says
 // otherwise: sitegen/images in the user's cache folder (os.UserCacheDir),
 // or in the temporary folder when there is none. Never inside a site:
-// keys are content addresses, so sites can share it.
+// keys are content addresses, so sites can share it (a site keeps its own
+// variants in its SiteFolder as well when it asks for it).
 func DefaultCacheDir() string {
 	if d, err := os.UserCacheDir(); err == nil {
 		return filepath.Join(d, "sitegen", "images")
@@ -190,7 +196,7 @@ func New(c Config) *Processor {
 			l.limitPixels(maxPixels)
 		}
 	}
-	return &Processor{fsys: c.FS, dirs: c.Dirs, cacheDir: c.CacheDir, enc: enc, maxPixels: maxPixels,
+	return &Processor{fsys: c.FS, dirs: c.Dirs, cacheDir: c.CacheDir, siteDir: c.SiteDir, enc: enc, maxPixels: maxPixels,
 		sources: map[string]*source{}, jobs: map[string]*job{}}
 }
 
@@ -310,13 +316,11 @@ func (p *Processor) checkDecodes(s *source) error {
 		p.mu.Lock()
 		jobs := append([]*job(nil), s.jobs...)
 		p.mu.Unlock()
-		cached := p.cacheDir != ""
+		cached := true
 		for _, j := range jobs {
-			if !cached {
+			if cached = p.inCache(j); !cached {
 				break
 			}
-			st, err := os.Stat(p.cachePath(j))
-			cached = err == nil && st.Size() > 0
 		}
 		if cached {
 			return
@@ -446,12 +450,17 @@ type File struct {
 	Data []byte
 }
 
-// Stats counts the variants a Run made and took from the cache.
-type Stats struct{ Processed, Cached int64 }
+// Stats counts the variants a Run made (encoded) and took from the cache
+// or the site's folder, and the files Prune removed from that folder.
+type Stats struct{ Processed, Cached, Pruned int64 }
 
 // Summary is the build's images line.
 func (s Stats) Summary() string {
-	return fmt.Sprintf("images: %d processed, %d from cache", s.Processed, s.Cached)
+	line := fmt.Sprintf("images: %d processed, %d from cache", s.Processed, s.Cached)
+	if s.Pruned > 0 {
+		line += fmt.Sprintf(", %d no longer used removed from %s", s.Pruned, SiteFolder)
+	}
+	return line
 }
 
 // Stats of every Run so far.
@@ -641,21 +650,70 @@ func (p *Processor) cachePath(j *job) string {
 	return filepath.Join(p.cacheDir, j.key[:2], j.key+extensions[j.enc.Format()])
 }
 
+// sitePath is j's file in the site's folder: its key and extension, the
+// name Prune knows it by.
+func (p *Processor) sitePath(j *job) string {
+	return filepath.Join(p.siteDir, j.key+extensions[j.enc.Format()])
+}
+
+// inCache reports whether j's variant is in the site's folder or the
+// cache, without reading it.
+func (p *Processor) inCache(j *job) bool {
+	for _, f := range []string{p.siteDir, p.cacheDir} {
+		if f == "" {
+			continue
+		}
+		path := p.sitePath(j)
+		if f == p.cacheDir {
+			path = p.cachePath(j)
+		}
+		if st, err := os.Stat(path); err == nil && st.Size() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// fromCache reads j's variant from the site's folder, else from the cache
+// (then copying it into the site's folder, which holds every variant the
+// site uses once a build ends).
 func (p *Processor) fromCache(j *job) ([]byte, bool) {
+	if p.siteDir != "" {
+		if b, err := os.ReadFile(p.sitePath(j)); err == nil && len(b) > 0 {
+			return b, true
+		}
+	}
 	if p.cacheDir == "" {
 		return nil, false
 	}
 	b, err := os.ReadFile(p.cachePath(j))
-	return b, err == nil && len(b) > 0
+	if err != nil || len(b) == 0 {
+		return nil, false
+	}
+	if p.siteDir != "" {
+		if err := writeAtomic(p.sitePath(j), b); err != nil {
+			p.noteCacheErr(err)
+		}
+	}
+	return b, true
 }
 
-// toCache writes through a temporary file and a rename, so a build stopped
-// half-way never leaves a truncated variant behind for the next one.
+// toCache keeps b, j's variant, in the cache and the site's folder.
 func (p *Processor) toCache(j *job, b []byte) error {
-	if p.cacheDir == "" {
-		return nil
+	var errs []error
+	if p.cacheDir != "" {
+		errs = append(errs, writeAtomic(p.cachePath(j), b))
 	}
-	f := p.cachePath(j)
+	if p.siteDir != "" {
+		errs = append(errs, writeAtomic(p.sitePath(j), b))
+	}
+	return errors.Join(errs...)
+}
+
+// writeAtomic writes through a temporary file and a rename, so a build
+// stopped half-way never leaves a truncated variant behind for the next
+// one.
+func writeAtomic(f string, b []byte) error {
 	if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
 		return fmt.Errorf("image cache: %w", err)
 	}
@@ -664,8 +722,9 @@ func (p *Processor) toCache(j *job, b []byte) error {
 		return fmt.Errorf("image cache: %w", err)
 	}
 	_, werr := tmp.Write(b)
+	merr := tmp.Chmod(0o644) // CreateTemp's 0600: a committed folder is read by others
 	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
+	if err := errors.Join(werr, merr, cerr); err != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("image cache: %w", err)
 	}

@@ -56,14 +56,19 @@ func FeedPaths(e *route.Entry) (rss, atom string) {
 }
 
 // NewFeed makes the feed of the list page list: the newest items of the
-// pages below it (plan.Below), at most max. baseURL makes the URLs
+// pages it lists (plan.Items: the pages below it, or a term's pages), at
+// most max. baseURL makes the URLs
 // absolute; build is the day of the build, the feed's date when no item
 // has one.
 func NewFeed(plan *route.Plan, list *route.Entry, baseURL, siteTitle string, max int, build time.Time) Feed {
 	abs := func(u string) string { return baseURL + sitepath.URL(u) }
 	f := Feed{Lang: list.Lang, Title: list.Page.Title, Description: list.Page.Description, Author: siteTitle,
 		Page: abs(list.URL), RSS: abs(list.URL + RSSFile), Atom: abs(list.URL + AtomFile)}
-	for _, e := range plan.Below(list) {
+	if list.Term != nil {
+		f.Title = list.Taxonomy.TitleIn(list.Lang) + ": " + list.Term.Name
+		f.Description = f.Title
+	}
+	for _, e := range plan.Items(list) {
 		if e.NoIndex() {
 			continue
 		}

@@ -582,6 +582,38 @@ func (t *Tree) Commit() error {
 	t.mu.Lock()
 	t.touched = true // from here on the spare changes, whatever happens
 	t.mu.Unlock()
+	idx, err := t.finishTree()
+	if err != nil {
+		t.Abort()
+		return err
+	}
+	t.step(StepManifest)
+	if _, err := os.Lstat(t.final); errors.Is(err, os.ErrNotExist) {
+		if err := os.Rename(t.tmp, t.final); err != nil {
+			t.Abort()
+			return fmt.Errorf("move new output into place: %w", err)
+		}
+		t.step(StepSwapped)
+		if t.stage != t.tmp {
+			os.Remove(t.stage)
+		}
+		if idx != nil {
+			return t.keepOld("", idx)
+		}
+		return nil
+	}
+	old, err := t.swap()
+	if err != nil {
+		t.Abort()
+		return err
+	}
+	t.step(StepSwapped)
+	return t.dropOld(old, idx)
+}
+
+// finishTree writes the manifest into the new tree and, with a spare kept,
+// prunes the spare and returns the index of the new tree.
+func (t *Tree) finishTree() (*treeIndex, error) {
 	// The names point into the block (no copy each): it is not written
 	// to again.
 	names := make([]string, 0, t.files)
@@ -613,66 +645,50 @@ func (t *Tree) Commit() error {
 	}
 	m := <-made
 	if err := cmp.Or(m.err, pruneErr); err != nil {
-		t.Abort()
-		return err
+		return nil, err
 	}
 	if err := t.put(ManifestName, m.b, nil); err != nil {
-		t.Abort()
-		return fmt.Errorf("write the output manifest: %w", err)
+		return nil, fmt.Errorf("write the output manifest: %w", err)
 	}
-	var idx *treeIndex
-	if t.keep != "" {
-		var err error
-		if idx, err = t.index(dirs, removed); err != nil {
-			t.Abort()
-			return err
-		}
+	if t.keep == "" {
+		return nil, nil
 	}
-	t.step(StepManifest)
-	if _, err := os.Lstat(t.final); errors.Is(err, os.ErrNotExist) {
-		if err := os.Rename(t.tmp, t.final); err != nil {
-			t.Abort()
-			return fmt.Errorf("move new output into place: %w", err)
-		}
-		t.step(StepSwapped)
-		if t.stage != t.tmp {
-			os.Remove(t.stage)
-		}
-		if idx != nil {
-			return t.keepOld("", idx)
-		}
-		return nil
-	}
+	return t.index(dirs, removed)
+}
+
+// swap exchanges the new tree with the output in place and returns where
+// the old tree now is.
+func (t *Tree) swap() (string, error) {
 	exchange := t.exchange
 	if exchange == nil {
 		exchange = exchangeDirs
 	}
-	old := t.tmp // after the exchange the old tree sits at the temporary name
-	if err := exchange(t.tmp, t.final); err != nil {
-		if !errors.Is(err, errExchange) {
-			t.Abort()
-			return fmt.Errorf("swap the new output into place: %w", err)
-		}
-		// Two renames: --out is missing in between.
-		o, err := os.MkdirTemp(filepath.Dir(t.final), oldPrefix+besideName(filepath.Base(t.final))+"-")
-		if err != nil {
-			t.Abort()
-			return err
-		}
-		os.Remove(o)
-		if err := os.Rename(t.final, o); err != nil {
-			t.Abort()
-			return fmt.Errorf("move old output aside: %w", err)
-		}
-		t.step(StepAside)
-		if err := os.Rename(t.tmp, t.final); err != nil {
-			os.Rename(o, t.final)
-			t.Abort()
-			return fmt.Errorf("move new output into place: %w", err)
-		}
-		old = o
+	err := exchange(t.tmp, t.final)
+	if err == nil {
+		return t.tmp, nil // the old tree sits at the temporary name
 	}
-	t.step(StepSwapped)
+	if !errors.Is(err, errExchange) {
+		return "", fmt.Errorf("swap the new output into place: %w", err)
+	}
+	// Two renames: --out is missing in between.
+	o, err := os.MkdirTemp(filepath.Dir(t.final), oldPrefix+besideName(filepath.Base(t.final))+"-")
+	if err != nil {
+		return "", err
+	}
+	os.Remove(o)
+	if err := os.Rename(t.final, o); err != nil {
+		return "", fmt.Errorf("move old output aside: %w", err)
+	}
+	t.step(StepAside)
+	if err := os.Rename(t.tmp, t.final); err != nil {
+		os.Rename(o, t.final)
+		return "", fmt.Errorf("move new output into place: %w", err)
+	}
+	return o, nil
+}
+
+// dropOld keeps the old tree as the spare (idx set) or removes it.
+func (t *Tree) dropOld(old string, idx *treeIndex) error {
 	if idx != nil {
 		err := t.keepOld(old, idx)
 		if t.stage != t.tmp {

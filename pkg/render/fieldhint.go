@@ -14,7 +14,7 @@ import (
 var contextTypes = map[string]reflect.Type{}
 
 func init() {
-	for _, v := range []any{PageContext{}, PageInfo{}, PageLink{}, SectionContext{}, SiteInfo{}, Variant{}, FeedLink{}, FileContext{}, TOCEntry{}} {
+	for _, v := range []any{PageContext{}, PageInfo{}, PageLink{}, SectionContext{}, SiteInfo{}, Variant{}, FeedLink{}, FileContext{}, TOCEntry{}, Paginator{}, PagerLink{}, TermLink{}, TaxonomyInfo{}} {
 		t := reflect.TypeOf(v)
 		contextTypes["render."+t.Name()] = t
 		contextTypes["*render."+t.Name()] = t

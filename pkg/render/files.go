@@ -29,8 +29,9 @@ type FileContext struct {
 	Site   SiteInfo
 	Lang   string
 	Locale config.Locale
-	// Pages are every page of the locale (fallback copies included), by URL,
-	// with the fields of a listing (see PageLink).
+	// Pages are every content page of the locale (fallback copies
+	// included; not the pages the build makes for paged lists and
+	// taxonomies), by URL, with the fields of a listing (see PageLink).
 	Pages []PageLink
 }
 
@@ -63,7 +64,7 @@ func (r *Renderer) RenderFile(lang, name string) ([]byte, error) {
 	}
 	fc := FileContext{Site: SiteInfo{Title: cfg.Title, BaseURL: cfg.BaseURL, Locales: cfg.Locales, Forms: cfg.Forms}, Lang: lang, Locale: loc}
 	for _, e := range r.opts.Plan.Entries {
-		if e.Lang == lang && !e.Root {
+		if e.Lang == lang && !e.Root && !e.Generated {
 			fc.Pages = append(fc.Pages, r.pageLink(nil, e))
 		}
 	}

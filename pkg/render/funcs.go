@@ -42,10 +42,11 @@ type PageLink struct {
 	ImageFile                            content.File // the cover, for picture (its position names a missing alt)
 	ImageAlt                             string       // params.imageAlt
 	Description                          string
-	Tags                                 []string       // the front matter's tags
-	Params                               map[string]any // the front matter's params
-	NoIndex                              bool           // an error page or params.noindex: not for search engines, feeds or indexes
-	Fallback                             bool           // shown from the default locale
+	Tags                                 []string              // the front matter's tags
+	Terms                                map[string][]TermLink // per taxonomy: the terms the front matter lists
+	Params                               map[string]any        // the front matter's params
+	NoIndex                              bool                  // an error page or params.noindex: not for search engines, feeds or indexes
+	Fallback                             bool                  // shown from the default locale
 }
 
 // funcs returns the template functions; st is the state of the render call
@@ -133,6 +134,13 @@ func (r *Renderer) funcs(st *execState) template.FuncMap {
 		"section":  func(s content.Section, pc *PageContext) (template.HTML, error) { return r.section(st, s, pc) },
 		"sections": func(pc *PageContext) (template.HTML, error) { return r.sections(st, pc) },
 		"pages":    func(id string) ([]PageLink, error) { return r.pages(st.deps, st.lang, id) },
+		"taxonomy": func(name string) (TaxonomyInfo, error) {
+			if _, ok := r.opts.Config.Taxonomy(name); !ok {
+				return TaxonomyInfo{}, fmt.Errorf("taxonomy: site.yaml declares no taxonomy %q", name)
+			}
+			ti, _ := r.taxonomy(st.lang, name)
+			return ti, nil
+		},
 		"asset": func(name string) (string, error) {
 			st.deps.add(DepAsset(name))
 			if u, ok := r.opts.Assets[name]; ok {
@@ -363,7 +371,7 @@ func (r *Renderer) pageLink(d Deps, e *route.Entry) PageLink {
 	alt, _ := e.Page.Params["imageAlt"].(string)
 	return PageLink{ID: e.ID, Title: e.Page.Title, URL: e.URL, Date: e.Page.Date, Summary: e.Page.Summary, Image: e.Page.Image.Path,
 		ImageFile: e.Page.Image, ImageAlt: alt, Description: e.Page.Description, Tags: e.Page.Tags, Params: e.Page.Params,
-		NoIndex: e.NoIndex(), Fallback: e.Fallback}
+		NoIndex: e.NoIndex(), Fallback: e.Fallback, Terms: r.termsOf(e)}
 }
 
 func sortLinks(out []PageLink) {

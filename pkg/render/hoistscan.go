@@ -20,7 +20,7 @@ var hoistSafe = map[string]bool{
 	"eq": true, "ne": true, "lt": true, "le": true, "gt": true, "ge": true,
 	"print": true, "printf": true, "println": true, "html": true, "js": true, "urlquery": true,
 	// funcs.go
-	"t": true, "tnull": true, "data": true, "ref": true, "link": true, "pages": true,
+	"t": true, "tnull": true, "data": true, "ref": true, "link": true, "pages": true, "taxonomy": true,
 	"md": true, "mdblock": true,
 	"asset": true, "stylesheet": true, "icon": true,
 	"dict": true, "list": true, "append": true, "add": true, "sub": true, "mul": true, "mod": true,

@@ -262,6 +262,13 @@ type PageContext struct {
 	// the page's locale: base.html links them with
 	// <link rel="alternate" type="{{ .Type }}" title="{{ .Title }}" href="{{ .URL }}">.
 	Feeds []FeedLink
+	// Paginator is this page of a paged list (a page with paginate:, a
+	// term page); nil on other pages.
+	Paginator *Paginator
+	// Taxonomy is set on a taxonomy's term list and term pages, Term on
+	// a term's pages.
+	Taxonomy *TaxonomyInfo
+	Term     *TermLink
 
 	entry *route.Entry
 }
@@ -289,6 +296,7 @@ type SiteInfo struct {
 type PageInfo struct {
 	ID, Title, Description, Keywords, Layout, Date, Summary, Image string
 	Tags                                                           []string
+	Terms                                                          map[string][]TermLink // per taxonomy: the terms the front matter lists
 	Params                                                         map[string]any
 	Sections                                                       []content.Section
 	Content                                                        template.HTML
@@ -344,6 +352,14 @@ func (r *Renderer) RenderDeps(ctx context.Context, e *route.Entry, deps Deps) (*
 	pg := e.Page
 	deps.add(DepFile(pg.File))
 	if !r.HasLayout(pg.Layout) {
+		if e.Taxonomy != nil { // a term list or term page: the layout is the engine's name
+			what := "term list needs"
+			if e.Term != nil {
+				what = "term pages need"
+			}
+			return nil, diag.New(layoutPos(pg), "taxonomy %q: its %s the layout %q", e.Taxonomy.Name, what, pg.Layout).
+				WithHint("add templates/layouts/%s.html (docs/templates.md: Paged lists and taxonomies)", pg.Layout)
+		}
 		return nil, diag.New(layoutPos(pg), "unknown layout %q", pg.Layout).WithHint("add templates/layouts/%s.html", pg.Layout)
 	}
 	set, err := r.takeSet(ctx, e.Lang, pg.File)
@@ -625,8 +641,18 @@ func (r *Renderer) pageContext(e *route.Entry, deps Deps) *PageContext {
 			ID: pg.ID, Title: pg.Title, Description: pg.Description, Keywords: pg.Keywords, Layout: pg.Layout,
 			Date: pg.Date, Summary: pg.Summary, Tags: pg.Tags, Image: pg.Image.Path, ImageFile: pg.Image, Params: pg.Params, Sections: pg.Sections,
 			URL: e.URL, Permalink: cfg.BaseURL + sitepath.URL(canonical), Fallback: e.Fallback, Lang: pg.Lang, File: pg.File,
-			NoIndex: e.NoIndex(),
+			NoIndex: e.NoIndex(), Terms: r.termsOf(e),
 		},
+		Paginator: r.paginator(deps, e.Lang, e.Pager),
+	}
+	if e.Taxonomy != nil {
+		if ti, ok := r.taxonomy(e.Lang, e.Taxonomy.Name); ok {
+			pc.Taxonomy = &ti
+		}
+	}
+	if e.Term != nil {
+		tl := termLink(e.Term)
+		pc.Term = &tl
 	}
 	for _, l := range cfg.Locales {
 		deps.add(DepRoute(l.Code, e.ID)) // the language switcher and hreflang
@@ -643,6 +669,16 @@ func (r *Renderer) pageContext(e *route.Entry, deps Deps) *PageContext {
 		}
 	}
 	for _, f := range cfg.Feeds {
+		if f.Terms != "" {
+			if e.Term != nil && e.Term.Taxonomy.Name == f.Terms {
+				u := cfg.BaseURL + sitepath.URL(e.Term.URL)
+				title := e.Taxonomy.TitleIn(e.Lang) + ": " + e.Term.Name
+				pc.Feeds = append(pc.Feeds,
+					FeedLink{Type: output.RSSType, Title: title + " (RSS)", URL: u + output.RSSFile},
+					FeedLink{Type: output.AtomType, Title: title + " (Atom)", URL: u + output.AtomFile})
+			}
+			continue
+		}
 		deps.add(DepRoute(e.Lang, f.List))
 		list, ok := r.opts.Plan.Lookup(e.Lang, f.List)
 		if !ok {

@@ -82,7 +82,7 @@ func (r *Renderer) pageFile(file string) *content.Page {
 }
 
 // pageDigest digests what a listing shows of a page (see pages): its
-// title, date, summary, cover and its alt text.
+// title, date, summary, cover and its alt text, tags, terms and params.
 func (r *Renderer) pageDigest(lang, id string) string {
 	e, ok := r.opts.Plan.Lookup(lang, id)
 	if !ok {
@@ -91,7 +91,14 @@ func (r *Renderer) pageDigest(lang, id string) string {
 	pg := e.Page
 	h := sha256.New()
 	alt, _ := pg.Params["imageAlt"].(string)
-	fmt.Fprintf(h, "%q %q %q %q %q %q %q %v", e.URL, pg.Title, pg.Description, pg.Date, pg.Summary, pg.Image.Path, alt, pg.Image.Pos)
+	fmt.Fprintf(h, "%q %q %q %q %q %q %q %v %q %v", e.URL, pg.Title, pg.Description, pg.Date, pg.Summary, pg.Image.Path, alt, pg.Image.Pos,
+		pg.Tags, pg.Params)
+	for _, tt := range pg.Terms {
+		fmt.Fprintf(h, " %q:", tt.Taxonomy)
+		for _, t := range tt.Terms {
+			fmt.Fprintf(h, " %q", t.Name)
+		}
+	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 

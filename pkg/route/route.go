@@ -38,6 +38,16 @@ type Entry struct {
 	// Error is true for the site's error pages (site.yaml errorPages),
 	// NotFound for the one served for unknown paths.
 	Error, NotFound bool
+	// Generated is true for the pages the plan makes (lists.go): the
+	// pages 2… of a paged list, a taxonomy's term list and term pages.
+	Generated bool
+	// Pager is set on every page of a paged list (page 1 is the list's
+	// own entry) and on term pages; nil elsewhere.
+	Pager *Pager
+	// Taxonomy is set on a taxonomy's term list and term pages, Term on
+	// a term's pages.
+	Taxonomy *config.Taxonomy
+	Term     *Term
 }
 
 // NoIndex reports whether the page stays out of the sitemap and search
@@ -76,6 +86,9 @@ type Plan struct {
 	legacy   map[string]string // legacy path -> page id
 	statics  map[string]bool
 	prefixes []string
+
+	terms      map[termKey][]*Term // (lang, taxonomy) -> terms by slug
+	termBySlug map[termKey]*Term
 }
 
 // Build computes the plan. statics lists the site paths of static files (for
@@ -97,6 +110,11 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 		if prev, ok := p.byURL[e.URL]; ok {
 			if e.Fallback {
 				return // the conflict is reported where the original pages are
+			}
+			if e.Pager != nil && e.Pager.Number > 1 {
+				errs.Add(diag.New(prev.Page.SlugPos, "page %q is at %s, where page %d of the paged list %q goes", prev.ID, e.URL, e.Pager.Number, e.Page.ID).
+					WithHint("a paged list writes its pages 2… at <its URL>/2/…: give the page another slug").WithRelated(e.Page.Pos, "the list is"))
+				return
 			}
 			errs.Add(diag.New(e.Page.Pos, "page %q and page %q are both at %s", e.ID, prev.ID, e.URL).
 				WithHint("give one of them another slug").WithRelated(prev.Page.Pos, "the other page is at"))
@@ -149,13 +167,14 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 			p.Fallbacks = append(p.Fallbacks, Fallback{Lang: l.Code, ID: id, From: defPages[id].File})
 		}
 	}
+	p.planLists(cfg, src, &errs, add)
 	if home, ok := p.Home(def.Code); ok {
-		add(&Entry{ID: home.ID, Lang: def.Code, Page: home.Page, URL: "/", PageData: "index", Home: true, Root: true})
+		add(&Entry{ID: home.ID, Lang: def.Code, Page: home.Page, URL: "/", PageData: "index", Home: true, Root: true, Pager: home.Pager})
 	}
 
 	// Aliases, from pages in the locale they were written in.
 	for _, e := range p.Entries {
-		if e.Fallback {
+		if e.Fallback || e.Generated {
 			continue
 		}
 		for _, a := range e.Page.Aliases {
@@ -170,6 +189,9 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 		}
 	}
 	for _, f := range cfg.Feeds {
+		if f.List == "" {
+			continue // terms: checked with the config
+		}
 		if _, ok := p.byID[def.Code][f.List]; !ok {
 			errs.Add(diag.New(f.Pos, "feed list %q names no page of the default locale %s", f.List, def.Code).
 				WithHint("list: is the id of the page whose pages below it the feed lists, like blog"))
@@ -378,7 +400,7 @@ func (p *Plan) belowInSource(e, parent *Entry) bool {
 func (p *Plan) Below(parent *Entry) []*Entry {
 	var out []*Entry
 	for _, e := range p.Entries {
-		if e.Lang != parent.Lang || e == parent || e.Root || e.ID == parent.ID {
+		if e.Lang != parent.Lang || e == parent || e.Root || e.Generated || e.ID == parent.ID {
 			continue
 		}
 		if !strings.HasPrefix(e.URL, parent.URL) && !p.belowInSource(e, parent) {
@@ -386,11 +408,6 @@ func (p *Plan) Below(parent *Entry) []*Entry {
 		}
 		out = append(out, e)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Page.Date != out[j].Page.Date {
-			return out[i].Page.Date > out[j].Page.Date
-		}
-		return out[i].URL < out[j].URL
-	})
+	sortNewest(out)
 	return out
 }
