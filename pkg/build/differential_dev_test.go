@@ -15,6 +15,7 @@ import (
 
 	"sitegen/pkg/build"
 	"sitegen/pkg/devserver"
+	"sitegen/pkg/internal/treetest"
 	"sitegen/pkg/output"
 )
 
@@ -70,7 +71,7 @@ func (d *diffSite) checkDev(t *testing.T, what string, paths []string, cold stri
 		return
 	}
 	d.hashes = append(d.hashes, rep.BuildHash)
-	for _, msg := range devMatches(d.srv, treeFiles(t, cold), rep.BuildHash, d.hashes) {
+	for _, msg := range devMatches(d.srv, treetest.Read(t, cold), rep.BuildHash, d.hashes) {
 		t.Errorf("%s: dev server: %s", what, msg)
 	}
 }

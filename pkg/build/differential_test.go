@@ -16,6 +16,7 @@ import (
 
 	"sitegen/pkg/build"
 	"sitegen/pkg/devserver"
+	"sitegen/pkg/internal/treetest"
 )
 
 // The differential test of warm builds (issue 32): a seeded random sequence
@@ -315,7 +316,7 @@ func (d *diffSite) check(t *testing.T, what string, paths []string) bool {
 	case werr != nil:
 		return false // both refuse the site as it is
 	}
-	warmFiles, coldFiles := treeFiles(t, d.out), treeFiles(t, cold)
+	warmFiles, coldFiles := treetest.Read(t, d.out), treetest.Read(t, cold)
 	for _, n := range slices.Sorted(mapsKeys(coldFiles)) {
 		if w, ok := warmFiles[n]; !ok {
 			t.Errorf("%s: the warm build lacks %s", what, n)
@@ -332,21 +333,6 @@ func (d *diffSite) check(t *testing.T, what string, paths []string) bool {
 		t.FailNow()
 	}
 	return true
-}
-
-func treeFiles(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	out := map[string][]byte{}
-	must(t, filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = b
-		return err
-	}))
-	return out
 }
 
 func mapsKeys(m map[string][]byte) func(func(string) bool) {
@@ -366,9 +352,5 @@ func envInt(name string, def int) int {
 	return def
 }
 
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
+// must is build.Must (the package's tests and these share it).
+var must = build.Must
