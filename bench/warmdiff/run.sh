@@ -3,8 +3,10 @@
 # sequences (default 40) of STEPS mutations (default 10) on every fixture
 # site under testdata/sites/, and WEBSITE_SEEDS sequences (default 2) on
 # this website; after each mutation a warm build's output must equal a
-# build without a cache, byte for byte (pkg/build TestDifferential). Prints
-# the number of mutations checked.
+# build without a cache, byte for byte, and a dev server kept for the whole
+# sequence, told of the change as its watcher reports it, must answer every
+# URL with that build's bytes (pkg/build TestDifferential). Prints the
+# number of mutations checked.
 #
 #   bench/warmdiff/run.sh
 set -euo pipefail

@@ -3,17 +3,23 @@
 // input gives byte-identical output.
 //
 // A warm build trusts only what the last build read. Every read of the
-// site goes through one file layer (recFS) that records each file with
-// the SHA-256 of its bytes, each folder listed, each path stated or found
-// absent; knownPages adds the page files it did not need to read, and
-// esbuild's metafiles the files it bundled (node_modules included). The
-// output's index keeps that record; the next build does nothing only when
-// its options, date and executable are the same and every recorded
-// dependency still holds (verifyNotes: an unchanged lstat whose change time
-// was over two seconds old when recorded, or the same digest read again).
-// The build hash, which salts every cached page, digests what the load
-// read; each cached page's trace covers what its render read besides. No
-// list of folders decides what a site is. See unchanged.go and record.go.
+// site goes through one file layer (recFS, record.go) that records each
+// file with the SHA-256 of its bytes, each folder listed with a digest of
+// its entries, each path stated (its kind and size) or found absent;
+// knownPages adds the page files it did not need to read, with the digest
+// the build that read them found, and record.addOS the files esbuild's
+// metafiles say it bundled (node_modules included) and their folders. The
+// output's index keeps that record (encodeNotes); the next build does
+// nothing only when inputDigest (options, date, sitegen's version and
+// executable, and the record) is the one noted and every dependency still
+// holds (verifyNotes, holds in unchanged.go): its lstat is the one noted,
+// which is noted only when its change time was over two seconds old
+// (trusted), or its bytes, listing, kind or absence are found again. When
+// something changed, a page comes from the cache (pageCache.lookup) only
+// under the same salt, whose build hash digests what the load read
+// (record.loadHash), and with every entry of its own trace (what its
+// render read besides) the same. No list of folders decides what a site
+// is; the dev server watches what the same record holds (Dev.Sources).
 package build
 
 import (

@@ -74,6 +74,9 @@ type Dev struct {
 	deps depKeys
 
 	good *devState // the last site without errors
+	// rec is what the last full load read, and the pages rendered since
+	// (through recFS): the dev server watches it (Sources).
+	rec *record
 	// reload: a full load failed after its parts were taken in; the next
 	// update loads everything again (good is still served meanwhile).
 	reload bool
@@ -207,6 +210,8 @@ func (d *Dev) full(ctx context.Context) (*DevResult, error) {
 	res.Changed = slices.Compact(res.Changed)
 	d.out = output.NewMemCache(d.opts.DevCache)
 	d.good = st
+	site.rec.trackFolders()
+	d.rec = site.rec
 	res.Full = true
 	res.Duration, res.ReadContent = time.Since(start), site.readTime
 	return res, nil
@@ -326,6 +331,11 @@ func (d *Dev) sortPending() (ch changes, full bool) {
 			ch.statics = append(ch.statics, strings.TrimPrefix(p, StaticDir))
 		case p == assets.Dir || strings.HasPrefix(p, assets.Dir+"/"):
 			ch.assets = true
+		default:
+			// Another file the site read (Sources: an icon of a folder
+			// site.yaml names, a file of an island's npm package):
+			// everything is loaded again.
+			full = true
 		}
 	}
 	return ch, full
@@ -359,6 +369,14 @@ func (d *Dev) rebundleAssets(changed map[string]bool) (_ *assets.Result, scripts
 		}
 		if !strings.HasSuffix(name, ".css") {
 			scripts = true
+		}
+	}
+	for name := range d.assetURLs {
+		if _, ok := b.URLs[name]; !ok {
+			// An entry gone (its file renamed or deleted): the pages
+			// asking for it fail, as in a build.
+			delete(d.assetURLs, name)
+			changed[render.DepAsset(name)] = true
 		}
 	}
 	// Pages with a stylesheet written inline render again when its text

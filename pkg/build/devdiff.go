@@ -62,6 +62,28 @@ func diffSites(a, b *Site, sa, sb map[string]pageSig, changed map[string]bool) {
 		}
 		return m
 	}
+	// A paged list whose pages hold other pages or records (a page moved
+	// below it, a term given or taken away) renders again.
+	pagers := func(p *route.Plan) map[string]string {
+		m := map[string]string{}
+		for _, e := range p.Entries {
+			if e.Pager != nil {
+				m[render.DepPager(e.Lang, e.URL)] = e.Pager.String()
+			}
+		}
+		return m
+	}
+	pa, pb := pagers(a.plan), pagers(b.plan)
+	for k, s := range pa {
+		if pb[k] != s {
+			changed[k] = true
+		}
+	}
+	for k, s := range pb {
+		if pa[k] != s {
+			changed[k] = true
+		}
+	}
 	ra, rb := redirs(a.plan), redirs(b.plan)
 	for f, to := range ra {
 		if rb[f] != to {

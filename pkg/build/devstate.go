@@ -170,7 +170,7 @@ func (d *Dev) next(ctx context.Context, changed map[string]bool, same bool) (*de
 	src, err := content.Assemble(d.copts, files)
 	errs.AddErr(diag.Pos{File: content.Dir}, err)
 	site, err := siteParts{cfg: d.cfg, src: src, statics: d.statics, hash: d.hash, assets: d.assets, islands: d.bundle, images: d.images,
-		imageFiles: d.imageFiles, fsys: d.fsys, root: d.root, md: d.md, copts: d.copts}.assemble()
+		imageFiles: d.imageFiles, fsys: &recFS{fsys: d.fsys, rec: d.rec}, root: d.root, md: d.md, copts: d.copts}.assemble()
 	errs.AddErr(diag.Pos{File: content.Dir}, err)
 	site.recordDeps, site.stableURLs = true, d.assetURLs
 	ropts := site.renderOptions(d.opts, d.assetURLs)

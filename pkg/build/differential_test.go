@@ -1,4 +1,4 @@
-package build
+package build_test
 
 import (
 	"bytes"
@@ -13,6 +13,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sitegen/pkg/build"
+	"sitegen/pkg/devserver"
+	"sitegen/pkg/internal/treetest"
 )
 
 // The differential test of warm builds (issue 32): a seeded random sequence
@@ -21,7 +25,10 @@ import (
 // schema.yaml, a file of an npm package an island imports; a touch that
 // changes nothing; an edit that keeps the size and the modification time),
 // and after each one a warm build's output (with the cache and the spare)
-// must equal a build without a cache, byte for byte, or both must fail.
+// must equal a build without a cache, byte for byte, or both must fail;
+// and a dev server started with the sequence, told of each change as its
+// file watcher reports it, must answer with that build's files
+// (differential_dev_test.go).
 //
 //	SITEGEN_DIFF_STEPS  mutations per site (default 4; make fuzz-warm runs more)
 //	SITEGEN_DIFF_SEED   the seed (default 1)
@@ -57,18 +64,18 @@ func TestDifferential(t *testing.T) {
 				d := newDiffSite(t, src, name)
 				d.ahead = ahead
 				rng := rand.New(rand.NewPCG(uint64(seed), uint64(len(name))))
-				d.check(t, "initial")
+				d.check(t, "initial", nil)
 				for i := range n {
-					what, undo := d.mutate(t, rng)
+					what, paths, undo := d.mutate(t, rng)
 					total++
-					if !d.check(t, fmt.Sprintf("step %d (seed %d): %s", i+1, seed, what)) {
+					if !d.check(t, fmt.Sprintf("step %d (seed %d): %s", i+1, seed, what), paths) {
 						// A site both builds refuse: the mutation is undone
 						// (itself a mutation, checked), so the sequence goes
 						// on with a site that builds.
 						failing++
 						undo()
 						total++
-						d.check(t, fmt.Sprintf("step %d (seed %d): undo %s", i+1, seed, what))
+						d.check(t, fmt.Sprintf("step %d (seed %d): undo %s", i+1, seed, what), paths)
 					}
 				}
 			})
@@ -84,9 +91,9 @@ func TestIncrementalIcon(t *testing.T) {
 	d.write(t, "site.yaml", string(d.read(t, "site.yaml"))+"icons: {dir: icons}\n")
 	d.write(t, "icons/star.svg", `<svg viewBox="0 0 10 10"><circle cx="5" cy="5" r="4"/></svg>`)
 	d.write(t, "templates/base.html", strings.Replace(string(d.read(t, "templates/base.html")), "<body>", `<body>{{ icon "star" }}`, 1))
-	d.check(t, "with an icon")
+	d.check(t, "with an icon", nil)
 	d.write(t, "icons/star.svg", `<svg viewBox="0 0 10 10"><rect width="8" height="8"/></svg>`)
-	d.check(t, "the icon changed")
+	d.check(t, "the icon changed", []string{"icons/star.svg"})
 	b, _ := os.ReadFile(filepath.Join(d.out, "en", "index.html"))
 	if !bytes.Contains(b, []byte("<rect")) {
 		t.Errorf("the warm build's page does not show the new icon")
@@ -95,8 +102,10 @@ func TestIncrementalIcon(t *testing.T) {
 
 type diffSite struct {
 	dir, out, cache, tmp string
-	islands              bool // the site imports the fake package from an island
-	ahead                bool // the warm builds' clock is an hour ahead
+	srv                  *devserver.Server // started at the first check
+	hashes               []string          // the build hashes of the sequence's builds
+	islands              bool              // the site imports the fake package from an island
+	ahead                bool              // the warm builds' clock is an hour ahead
 	n                    int
 }
 
@@ -200,8 +209,10 @@ func (d *diffSite) files(t *testing.T) []string {
 	return out
 }
 
-// mutate changes the site at random and says how; undo puts it back.
-func (d *diffSite) mutate(t *testing.T, rng *rand.Rand) (what string, undo func()) {
+// mutate changes the site at random and says how, and which paths a file
+// watcher sees change (slash paths below the site; none for a touch, which
+// changes a file's times only); undo puts it back.
+func (d *diffSite) mutate(t *testing.T, rng *rand.Rand) (what string, paths []string, undo func()) {
 	t.Helper()
 	files := d.files(t)
 	if pkg := "node_modules/fakepkg/index.js"; d.islands && slices.Contains(files, pkg) && rng.IntN(8) == 0 {
@@ -216,7 +227,7 @@ func (d *diffSite) mutate(t *testing.T, rng *rand.Rand) (what string, undo func(
 	switch op := rng.IntN(7); op {
 	case 0, 1: // an edit that adds a line of the file's kind
 		must(t, os.WriteFile(p, append(slices.Clone(old), []byte(extraLine(f, d.n))...), 0o644))
-		return "append to " + f, undo
+		return "append to " + f, []string{f}, undo
 	case 2: // an edit that keeps the size and the modification time
 		st, err := os.Stat(p)
 		must(t, err)
@@ -228,28 +239,28 @@ func (d *diffSite) mutate(t *testing.T, rng *rand.Rand) (what string, undo func(
 			}
 		}
 		if len(letters) == 0 {
-			return "nothing to swap in " + f, undo
+			return "nothing to swap in " + f, nil, undo
 		}
 		i := letters[rng.IntN(len(letters))]
 		b[i] = 'a' + (b[i]-'a'+1+byte(rng.IntN(25)))%26
 		must(t, os.WriteFile(p, b, 0o644))
 		must(t, os.Chtimes(p, st.ModTime(), st.ModTime()))
-		return fmt.Sprintf("swap a letter at %d of %s, size and mtime kept", i, f), undo
+		return fmt.Sprintf("swap a letter at %d of %s, size and mtime kept", i, f), []string{f}, undo
 	case 3: // a touch that changes nothing
 		now := time.Now()
 		must(t, os.Chtimes(p, now, now))
-		return "touch " + f, undo
+		return "touch " + f, nil, undo
 	case 4: // a copy of a file beside it
 		n := filepath.Join(d.dir, filepath.FromSlash(newName(f, d.n)))
 		must(t, os.WriteFile(n, old, 0o644))
-		return "add " + newName(f, d.n) + " (a copy of " + f + ")", func() { must(t, os.Remove(n)) }
+		return "add " + newName(f, d.n) + " (a copy of " + f + ")", []string{newName(f, d.n)}, func() { must(t, os.Remove(n)) }
 	case 5:
 		n := filepath.Join(d.dir, filepath.FromSlash(newName(f, d.n)))
 		must(t, os.Rename(p, n))
-		return "rename " + f, func() { must(t, os.Rename(n, p)) }
+		return "rename " + f, []string{f, newName(f, d.n)}, func() { must(t, os.Rename(n, p)) }
 	default:
 		must(t, os.Remove(p))
-		return "delete " + f, undo
+		return "delete " + f, []string{f}, undo
 	}
 }
 
@@ -281,26 +292,31 @@ func newName(f string, n int) string {
 }
 
 // check builds the site warm (cache, spare) and cold (no cache, a new
-// folder) and compares: both fail, or both give the same files. It
-// reports whether they built.
-func (d *diffSite) check(t *testing.T, what string) bool {
+// folder) and compares: both fail, or both give the same files; the dev
+// server, told of the paths that changed, must answer with the cold
+// build's files (checkDev). It reports whether they built.
+func (d *diffSite) check(t *testing.T, what string, paths []string) bool {
 	t.Helper()
-	ctx := context.Background()
-	warm := Options{Source: d.dir, Out: d.out, CacheDir: d.cache, Date: "2026-01-01"}
-	if d.ahead {
-		warm.now = func() time.Time { return time.Now().Add(time.Hour) }
+	if d.srv == nil {
+		d.startDev(t)
 	}
-	_, werr := Run(ctx, warm)
+	ctx := context.Background()
+	warm := build.Options{Source: d.dir, Out: d.out, CacheDir: d.cache, Date: "2026-01-01"}
+	if d.ahead {
+		build.ClockAhead(&warm, time.Hour)
+	}
+	_, werr := build.Run(ctx, warm)
 	cold := filepath.Join(d.tmp, fmt.Sprintf("cold-%d", d.n))
-	_, cerr := Run(ctx, Options{Source: d.dir, Out: cold, Date: "2026-01-01"})
+	rep, cerr := build.Run(ctx, build.Options{Source: d.dir, Out: cold, Date: "2026-01-01"})
 	defer os.RemoveAll(cold)
+	d.checkDev(t, what, paths, cold, rep, cerr)
 	switch {
 	case (werr == nil) != (cerr == nil):
 		t.Fatalf("%s: the warm build's error %v, the cold build's %v", what, werr, cerr)
 	case werr != nil:
 		return false // both refuse the site as it is
 	}
-	warmFiles, coldFiles := treeFiles(t, d.out), treeFiles(t, cold)
+	warmFiles, coldFiles := treetest.Read(t, d.out), treetest.Read(t, cold)
 	for _, n := range slices.Sorted(mapsKeys(coldFiles)) {
 		if w, ok := warmFiles[n]; !ok {
 			t.Errorf("%s: the warm build lacks %s", what, n)
@@ -317,21 +333,6 @@ func (d *diffSite) check(t *testing.T, what string) bool {
 		t.FailNow()
 	}
 	return true
-}
-
-func treeFiles(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	out := map[string][]byte{}
-	must(t, filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = b
-		return err
-	}))
-	return out
 }
 
 func mapsKeys(m map[string][]byte) func(func(string) bool) {
@@ -351,9 +352,5 @@ func envInt(name string, def int) int {
 	return def
 }
 
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
+// must is build.Must (the package's tests and these share it).
+var must = build.Must

@@ -2,48 +2,33 @@ package build
 
 import (
 	"encoding/binary"
-	"path/filepath"
-	"time"
 
 	"sitegen/pkg/cache"
 	"sitegen/pkg/content"
 	"sitegen/pkg/internal/wire"
-	"sitegen/pkg/output"
 )
 
 // knownPages is content.PageFiles over the build cache: what a build read
 // of each page file (its front matter, where its body is, its SHA-256), by
-// its path and what an lstat tells of it (size, inode, modification and
-// change time). A later build does not read a page file again while its
-// lstat is the same. As for inputDigest's notes, only a file whose change
-// time is more than two seconds before the build began has an identity:
-// a file changed again within the clock's step on a coarse file system
-// keeps its times, and is read every time until it is older.
+// its path and its identity in the build's record (record.id: its lstat,
+// when its change time is more than two seconds before the build began).
+// A later build does not read a page file again while its identity is the
+// same, and records it as the build that read it found it.
 type knownPages struct {
 	store *cache.Store
-	root  string
-	began int64 // Unix nanoseconds
 	salt  []byte
-	rec   *record // the build's record: a page file not read is recorded from here
+	rec   *record // the build's record: the site folder, the clock, and where a page file not read is recorded
 }
 
-// newKnownPages is knownPages over store for the site at root, for a load
-// that began at began; what it takes from the cache goes into rec.
-func newKnownPages(store *cache.Store, root string, began time.Time, rec *record) *knownPages {
-	if store == nil {
+// newKnownPages is knownPages over store for the site rec records.
+func newKnownPages(store *cache.Store, rec *record) *knownPages {
+	if store == nil || rec == nil || rec.root == "" {
 		return nil
 	}
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return nil
-	}
-	return &knownPages{store: store, root: abs, began: began.UnixNano(), salt: []byte("page-file-2 sitegen " + Version + " " + abs), rec: rec}
+	return &knownPages{store: store, salt: []byte("page-file-2 sitegen " + Version + " " + rec.root), rec: rec}
 }
 
-func (k *knownPages) Identity(path string) string {
-	id, ctime := output.StatID(filepath.Join(k.root, filepath.FromSlash(path)))
-	return trusted(id, ctime, k.began)
-}
+func (k *knownPages) Identity(path string) string { return k.rec.id(path) }
 
 func (k *knownPages) key(path, id string) cache.Key {
 	return cache.NewKey(k.salt, []byte(path), []byte(id))

@@ -25,10 +25,10 @@ func TestKnownPagesRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := newKnownPages(store, root, time.Now(), nil).Identity("content/pl/a.md"); got != "" {
+	if got := newKnownPages(store, newRecord(root, time.Now())).Identity("content/pl/a.md"); got != "" {
 		t.Errorf("a file changed as the build began: identity %q, want none", got)
 	}
-	k := newKnownPages(store, root, time.Now().Add(time.Hour), nil)
+	k := newKnownPages(store, newRecord(root, time.Now().Add(time.Hour)))
 	own, _ := output.StatID(filepath.Join(root, "content/pl/a.md"))
 	id := k.Identity("content/pl/a.md")
 	if id != own || id == "" {
@@ -42,7 +42,7 @@ func TestKnownPagesRecord(t *testing.T) {
 	}
 	defer store.Close()
 	rec := newRecord(root, time.Now().Add(time.Hour))
-	k = newKnownPages(store, root, time.Now().Add(time.Hour), rec)
+	k = newKnownPages(store, rec)
 	if _, ok := k.Known("content/pl/a.md", k.Identity("content/pl/a.md")); !ok {
 		t.Fatal("the page remembered is not known")
 	}

@@ -102,7 +102,7 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 	if fmc := newFrontMatterCache(store); fmc != nil {
 		copts.FrontMatter = fmc
 	}
-	if kp := newKnownPages(store, root, began, rec); kp != nil && opts.FS == nil { // the files on disk are the site's
+	if kp := newKnownPages(store, rec); kp != nil { // the files on disk are the site's (rec.root)
 		copts.Pages = kp
 	}
 	files, src, readTime, err := readContent(ctx, fsys, copts)

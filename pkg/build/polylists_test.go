@@ -92,7 +92,7 @@ func TestPolyglotLists(t *testing.T) {
 		t.Helper()
 		cold := filepath.Join(t.TempDir(), "public")
 		build(cold, "")
-		warmFiles, coldFiles := treeFiles(t, out), treeFiles(t, cold)
+		warmFiles, coldFiles := readTree(t, out), readTree(t, cold)
 		for name, b := range coldFiles {
 			if w, ok := warmFiles[name]; !ok || string(w) != string(b) {
 				t.Errorf("%s: warm and cold builds differ at %s", what, name)

@@ -34,6 +34,9 @@ type record struct {
 	// build read it, a read that failed for another reason than absence):
 	// such a record is not kept, and the next build does all the work.
 	bad string
+	// dirs are the folders of what it holds, kept in a dev session only
+	// (trackFolders).
+	dirs map[string]bool
 }
 
 type depKind byte
@@ -88,6 +91,7 @@ func (r *record) add(k depKey, d dep) {
 		return
 	}
 	r.deps[k] = d
+	r.noteFolder(k)
 }
 
 func (r *record) fail(why string) {

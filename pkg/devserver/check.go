@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"runtime"
 	"time"
+
+	"sitegen/pkg/diag"
 )
 
 // checkAll renders, one at a time in the background, the pages no request
@@ -26,6 +28,7 @@ func (s *Server) checkAll(ctx context.Context) {
 	}
 	for {
 		rendered, changed := s.dev.CheckNext(ctx)
+		s.refreshSources(false)
 		if changed {
 			s.showProblems()
 		}
@@ -64,4 +67,16 @@ func (s *Server) showProblems() {
 		fmt.Fprintln(s.opts.Out, "no errors")
 		s.events.send(event{name: "reload", data: reloadData{Recovered: true, Changed: []string{}}})
 	}
+}
+
+// Problems renders every page no request has rendered since its inputs
+// last changed, as the background check does, and returns the errors the
+// site's pages have: all of them, as a build reports them.
+func (s *Server) Problems(ctx context.Context) diag.List {
+	for {
+		if rendered, _ := s.dev.CheckNext(ctx); !rendered {
+			break
+		}
+	}
+	return s.dev.Problems()
 }

@@ -79,6 +79,13 @@ type Server struct {
 	checked chan struct{}
 	answer  sync.Once
 	ctx     context.Context
+	// sources are what the site read beyond the Watched folders
+	// (build.Dev.Sources) and their folders: a change there is reported
+	// too (Reports). sourceFolders is the count of folders they were made
+	// from; resourced tells Watch to watch the folders of new sources.
+	sources       atomic.Pointer[sourceSet]
+	sourceFolders atomic.Int64
+	resourced     chan struct{}
 }
 
 // snapshot is what is served of the last good site besides its files
@@ -109,7 +116,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	var id [8]byte
 	rand.Read(id[:])
 	s := &Server{opts: opts, events: newBroker(), session: hex.EncodeToString(id[:]), watching: make(chan struct{}),
-		wake: make(chan struct{}, 1), answered: make(chan struct{}), checked: make(chan struct{}, 1), ctx: ctx}
+		wake: make(chan struct{}, 1), resourced: make(chan struct{}, 1), answered: make(chan struct{}), checked: make(chan struct{}, 1), ctx: ctx}
 	dev, res, err := build.NewDev(ctx, opts.Build)
 	s.dev = dev
 	if err != nil {
@@ -130,6 +137,7 @@ func (s *Server) install(res *build.DevResult) {
 	case s.wake <- struct{}{}:
 	default:
 	}
+	s.refreshSources(true)
 }
 
 // fail reports a build error in the terminal and to open tabs.
@@ -192,6 +200,10 @@ func (s *Server) Watch(ctx context.Context) error {
 	if s.opts.flush != nil {
 		w.flush = s.opts.flush
 	}
+	w.reports = s.Reports
+	if set := s.sources.Load(); set != nil {
+		w.watchSources(set)
+	}
 	bursts := make(chan []string)
 	go w.run(ctx, bursts)
 	go s.checkAll(ctx)
@@ -203,6 +215,8 @@ func (s *Server) Watch(ctx context.Context) error {
 			return nil
 		case paths := <-bursts:
 			s.Update(ctx, paths)
+		case <-s.resourced:
+			w.watchSources(s.sources.Load())
 		}
 	}
 }
@@ -227,7 +241,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The page renders first: its errors show over it, and its inline
 	// hashes join the CSP the host sends with it.
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
-		if _, err := s.dev.File(r.Context(), outputFile(r.URL.Path)); err != nil && !build.IsNotExist(err) && r.Context().Err() == nil {
+		_, err := s.dev.File(r.Context(), outputFile(r.URL.Path))
+		s.refreshSources(false) // the render may have read a file in a new folder
+		if err != nil && !build.IsNotExist(err) && r.Context().Err() == nil {
 			s.showProblems()
 			s.errorPage(w, r, "This page does not render.")
 			return

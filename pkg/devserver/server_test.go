@@ -511,3 +511,31 @@ func TestServeCheckFindsRenderErrors(t *testing.T) {
 		t.Errorf("problems after the fix: %v", p)
 	}
 }
+
+// TestServeWatchesSources: a file the site reads outside the folders a
+// site always has (an icon in a folder site.yaml names) is watched, and
+// its edit reloads the pages with the new icon.
+func TestServeWatchesSources(t *testing.T) {
+	flush := make(chan []string)
+	dir, base, _, events := startServer(t, func(dir string) {
+		b, err := os.ReadFile(filepath.Join(dir, "site.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, dir, "site.yaml", string(b)+"\nicons: {dir: icons}\n")
+		write(t, dir, "icons/star.svg", `<svg viewBox="0 0 10 10"><circle cx="5" cy="5" r="4"/></svg>`)
+		replace(t, dir, "templates/base.html", "<body>", `<body>{{ icon "star" }}`)
+	}, flush)
+	select {
+	case flush <- []string{"icons/star.svg"}:
+	case <-time.After(bound):
+		t.Fatal("the watcher does not take the flush")
+	}
+	replace(t, dir, "icons/star.svg", `<circle cx="5" cy="5" r="4"/>`, `<rect width="8" height="8"/>`)
+	if ev := receive(t, events, "icon edit event"); ev.Name != "reload" {
+		t.Fatalf("icon edit: event %q %v, want reload", ev.Name, ev.Data)
+	}
+	if code, body, _ := get(t, base+"/pl/"); code != 200 || !strings.Contains(body, "<rect") {
+		t.Errorf("after the icon edit: %d, the page does not show the new icon", code)
+	}
+}

@@ -33,6 +33,9 @@ type watcher struct {
 	// ends once every path received on flush had an event since (tests
 	// name the paths a step changes, and need no timing).
 	flush <-chan []string
+	// reports says whether a change of a slash path below the root is
+	// reported (Server.Reports).
+	reports func(string) bool
 }
 
 func newWatcher(root string, quiet time.Duration, log *slog.Logger) (*watcher, error) {
@@ -44,7 +47,7 @@ func newWatcher(root string, quiet time.Duration, log *slog.Logger) (*watcher, e
 	if err != nil {
 		return nil, err
 	}
-	w := &watcher{root: abs, quiet: quiet, w: fw, log: log}
+	w := &watcher{root: abs, quiet: quiet, w: fw, log: log, reports: Reported}
 	// The root itself, for site.yaml (editors replace it by rename).
 	if err := fw.Add(abs); err != nil {
 		fw.Close()
@@ -93,15 +96,89 @@ func (w *watcher) rel(p string) string {
 		return ""
 	}
 	r = filepath.ToSlash(r)
-	if ignored(path.Base(r)) {
+	if !w.reports(r) {
 		return ""
+	}
+	return r
+}
+
+// watchSources watches the folders of the site's sources outside the
+// Watched folders (sourceSet.dirs); a folder watched already is left as
+// it is.
+func (w *watcher) watchSources(set *sourceSet) {
+	for _, d := range set.watch {
+		if err := w.w.Add(filepath.Join(w.root, filepath.FromSlash(d))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			w.log.Warn("watch", "dir", d, "err", err)
+		}
+	}
+}
+
+// sourceSet is what a site's last full load read (build.Dev.Sources), as
+// the watcher uses it: the paths, their folders, and the folders to watch
+// beyond the Watched ones.
+type sourceSet struct {
+	paths, dirs map[string]bool
+	watch       []string
+}
+
+func newSourceSet(sources []string) *sourceSet {
+	s := &sourceSet{paths: map[string]bool{}, dirs: map[string]bool{}}
+	for _, p := range sources {
+		s.paths[p] = true
+		if d := path.Dir(p); d != "." {
+			s.dirs[d] = true
+		}
+	}
+	for d := range s.dirs {
+		if !Reported(d) {
+			s.watch = append(s.watch, d)
+		}
+	}
+	slices.Sort(s.watch)
+	return s
+}
+
+// refreshSources takes the site's sources again (build.Dev.Sources) when
+// they hold a folder they did not (or always, with force), and has Watch
+// watch the new folders. Pages render on demand, so what the site reads
+// grows as they do.
+func (s *Server) refreshSources(force bool) {
+	n := int64(s.dev.SourceFolders())
+	if !force && s.sourceFolders.Load() == n {
+		return
+	}
+	s.sourceFolders.Store(n)
+	s.sources.Store(newSourceSet(s.dev.Sources()))
+	select {
+	case s.resourced <- struct{}{}:
+	default:
+	}
+}
+
+// Reports reports whether the dev server rebuilds on a change of the slash
+// path p below the site root: a Watched source (Reported), a file the last
+// full load read, listed or looked up (build.Dev.Sources), or a new file
+// in the folder of one.
+func (s *Server) Reports(p string) bool {
+	if Reported(p) {
+		return true
+	}
+	set := s.sources.Load()
+	return set != nil && !ignored(path.Base(p)) && (set.paths[p] || set.dirs[path.Dir(p)])
+}
+
+// Reported reports whether the watcher reports a change of the slash path
+// r below the site root: a watched source, not an editor's dropping.
+func Reported(r string) bool {
+	if ignored(path.Base(r)) {
+		return false
 	}
 	for _, s := range Watched {
 		if r == s || strings.HasPrefix(r, s+"/") {
-			return r
+			return true
 		}
 	}
-	return ""
+	return false
 }
 
 // run sends each burst of changes to out until ctx ends.

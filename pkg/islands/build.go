@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -208,6 +209,7 @@ func buildSSR(opts Options, names []string, target string) (js, smap []byte, err
 }
 
 type metafile struct {
+	Inputs  map[string]json.RawMessage `json:"inputs"`
 	Outputs map[string]struct {
 		EntryPoint string `json:"entryPoint"`
 		Imports    []struct {
@@ -251,6 +253,11 @@ func buildClient(opts Options, names []string, b *Bundle) error {
 		return fmt.Errorf("islands: metafile: %w", err)
 	}
 	b.client = map[string][]byte{}
+	b.inputs = nil
+	for in := range meta.Inputs {
+		b.inputs = append(b.inputs, in)
+	}
+	slices.Sort(b.inputs)
 	for _, f := range res.OutputFiles {
 		rel, err := filepath.Rel(bo.Outdir, f.Path)
 		if err != nil {

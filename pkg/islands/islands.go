@@ -24,6 +24,7 @@ import (
 	"html"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -87,6 +88,7 @@ type Bundle struct {
 	loader     string   // loader file name
 	loaderDeps []string // loader's static imports (file names)
 	hash       string
+	inputs     []string // what esbuild read for the client bundle (see Inputs)
 
 	pool *pool
 	code *ssrCode // what the pool's engines load
@@ -187,6 +189,11 @@ func (b *Bundle) Names() []string { return append([]string(nil), b.names...) }
 
 // Hash returns a content hash of both bundles.
 func (b *Bundle) Hash() string { return b.hash }
+
+// Inputs are the files esbuild read to bundle the islands for the browser
+// (its metafile's inputs: slash paths relative to the site root, or
+// outside it, and esbuild's own namespaced names such as "sitegen:loader").
+func (b *Bundle) Inputs() []string { return slices.Clone(b.inputs) }
 
 // EngineRenders returns how many renders ran an island's JS in an engine
 // (the others were answered from the bundle's memo of identical renders).

@@ -21,10 +21,14 @@ type Deps map[string]struct{}
 // DepRoute is a page's URL (and whether it exists, or is a fallback): what a
 // link or the language switcher shows. DepPage is what a listing shows of it
 // (title, description, date, summary, image).
-func DepRoute(lang, id string) string  { return "route:" + lang + "/" + id }
-func DepPage(lang, id string) string   { return "page:" + lang + "/" + id }
-func DepURL(url string) string         { return "url:" + url }
-func DepList(lang, url string) string  { return "list:" + lang + ":" + url }
+func DepRoute(lang, id string) string { return "route:" + lang + "/" + id }
+func DepPage(lang, id string) string  { return "page:" + lang + "/" + id }
+func DepURL(url string) string        { return "url:" + url }
+func DepList(lang, url string) string { return "list:" + lang + ":" + url }
+
+// DepPager is what one page of a paged list (route.Pager, at url) holds:
+// which pages or records, out of how many.
+func DepPager(lang, url string) string { return "pager:" + lang + ":" + url }
 func DepData(lang, name string) string { return "data:" + lang + "/" + name }
 func DepString(lang, key string) string {
 	return "str:" + lang + "/" + key

@@ -49,6 +49,7 @@ func (r *Renderer) paginator(d Deps, lang string, pg *route.Pager) *Paginator {
 	if pg == nil {
 		return nil
 	}
+	d.add(DepPager(lang, pg.URLs[pg.Number-1]))
 	p := &Paginator{Number: pg.Number, Total: pg.Total, Size: pg.Size, TotalItems: pg.All,
 		First: pg.URLs[0], Last: pg.URLs[len(pg.URLs)-1]}
 	if pg.Number > 1 {

@@ -18,13 +18,14 @@ import (
 //
 // Most kinds of key name something the build's cache salt covers already,
 // because every page shows it (the build hash covers templates, assets,
-// data sets and UI strings; the salt also names the route plan, the options
-// and the islands bundle): their digest is empty. What one page reads of
+// data sets and UI strings; the salt also names the route plan with every
+// paged list's pages, the options and the islands bundle): their digest is
+// empty. What one page reads of
 // another page (a listing's titles, dates, summaries and covers) and the
 // source files it is built from are digested one by one.
 
 // saltCovered are the kinds of key whose inputs a build's cache salt names.
-var saltCovered = []string{"route:", "url:", "list:", "data:", "str:", "tpl:", "island:", "asset:", "style:", "static:", "image:"}
+var saltCovered = []string{"route:", "url:", "list:", "pager:", "data:", "str:", "tpl:", "island:", "asset:", "style:", "static:", "image:"}
 
 // TraceDigest returns a digest of the input behind a dependency key as it
 // is now. ok is false for a kind of key it does not know: a page whose
