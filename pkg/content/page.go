@@ -272,6 +272,35 @@ func fromFrontMatter(p *Page, rel string, fm []byte, doc *yaml.Node, fmc FrontMa
 	if p.ID != "" && !validID(p.ID) {
 		errs.Add(diag.New(p.Pos, "page id %q may hold only a-z, 0-9, '.', '_' and '-'", p.ID))
 	}
+	errs.Merge(pageSlug(p, rel, root))
+	if p.Date != "" {
+		if err := schema.CheckDate(p.Date); err != nil {
+			errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "date")), "%v", err))
+		}
+	}
+	errs.Merge(checkPaginate(p, root))
+	p.layoutGiven = p.Layout != ""
+	if p.Layout == "" {
+		p.Layout = "page"
+	}
+	if secs := yamlx.Field(root, "sections"); secs != nil {
+		for i := range p.Sections {
+			n := yamlx.Index(secs, i)
+			p.Sections[i].Pos = yamlx.Pos(file, n)
+			p.Sections[i].DataPos = yamlx.Pos(file, yamlx.Field(n, "data"))
+			p.Sections[i].paramsNode = yamlx.Field(n, "params")
+		}
+	}
+	p.paramsNode = yamlx.Field(root, "params")
+	packStrings(p)
+	return p, enc, errs
+}
+
+// pageSlug sets the page's slug from its file name when the front matter
+// gives none, and checks it.
+func pageSlug(p *Page, rel string, root *yaml.Node) diag.List {
+	var errs diag.List
+	file := p.File
 	if p.Slug == nil {
 		s := strings.TrimSuffix(rel, ".md")
 		switch {
@@ -298,11 +327,13 @@ func fromFrontMatter(p *Page, rel string, fm []byte, doc *yaml.Node, fmc FrontMa
 	if p.SlugPos.File == "" {
 		p.SlugPos = yamlx.Pos(file, yamlx.Field(root, "slug"))
 	}
-	if p.Date != "" {
-		if err := schema.CheckDate(p.Date); err != nil {
-			errs.Add(diag.New(yamlx.Pos(file, yamlx.Field(root, "date")), "%v", err))
-		}
-	}
+	return errs
+}
+
+// checkPaginate notes where paginate is given and checks it.
+func checkPaginate(p *Page, root *yaml.Node) diag.List {
+	var errs diag.List
+	file := p.File
 	p.PaginatePos = yamlx.Pos(file, yamlx.Field(root, "paginate"))
 	if n := yamlx.Field(root, "paginateData"); n != nil {
 		p.PaginatePos = yamlx.Pos(file, n)
@@ -315,21 +346,7 @@ func fromFrontMatter(p *Page, rel string, fm []byte, doc *yaml.Node, fmc FrontMa
 		errs.Add(diag.New(yamlx.Pos(file, n), "paginate %d must be a positive number of pages per page", p.Paginate).
 			WithHint("leave paginate out to list every page below this one on one page"))
 	}
-	p.layoutGiven = p.Layout != ""
-	if p.Layout == "" {
-		p.Layout = "page"
-	}
-	if secs := yamlx.Field(root, "sections"); secs != nil {
-		for i := range p.Sections {
-			n := yamlx.Index(secs, i)
-			p.Sections[i].Pos = yamlx.Pos(file, n)
-			p.Sections[i].DataPos = yamlx.Pos(file, yamlx.Field(n, "data"))
-			p.Sections[i].paramsNode = yamlx.Field(n, "params")
-		}
-	}
-	p.paramsNode = yamlx.Field(root, "params")
-	packStrings(p)
-	return p, enc, errs
+	return errs
 }
 
 func given(n *yaml.Node) bool { return n != nil && n.Tag != "!!null" }

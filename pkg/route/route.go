@@ -105,39 +105,7 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 	for _, l := range cfg.Locales {
 		p.prefixes = append(p.prefixes, l.Prefix)
 	}
-	add := func(e *Entry) {
-		e.Error, e.NotFound = cfg.ErrorPages.Is(e.ID), e.ID == cfg.ErrorPages.NotFound
-		if prev, ok := p.byURL[e.URL]; ok {
-			if e.Fallback {
-				return // the conflict is reported where the original pages are
-			}
-			if e.Pager != nil && e.Pager.Number > 1 {
-				errs.Add(diag.New(prev.Page.SlugPos, "page %q is at %s, where page %d of the paged list %q goes", prev.ID, e.URL, e.Pager.Number, e.Page.ID).
-					WithHint("a paged list writes its pages 2… at <its URL>/2/…: give the page another slug").WithRelated(e.Page.Pos, "the list is"))
-				return
-			}
-			errs.Add(diag.New(e.Page.Pos, "page %q and page %q are both at %s", e.ID, prev.ID, e.URL).
-				WithHint("give one of them another slug").WithRelated(prev.Page.Pos, "the other page is at"))
-			return
-		}
-		p.byURL[e.URL] = e
-		if e.Root {
-			return
-		}
-		if g := sitepath.Reserved(e.URL, p.prefixes); g != "" && !e.Fallback {
-			errs.Add(diag.New(e.Page.SlugPos, "page %q would be published at %s, over the generated %s", e.ID, e.URL, g).
-				WithHint("choose another slug"))
-		}
-		if f := strings.TrimSuffix(e.URL, "/"); p.statics[f] && !e.Fallback {
-			errs.Add(diag.New(e.Page.SlugPos, "page %q would be published at %s, over the static file assets/static%s", e.ID, e.URL, f).
-				WithHint("choose another slug"))
-		}
-		if p.byID[e.Lang] == nil {
-			p.byID[e.Lang] = map[string]*Entry{}
-		}
-		p.byID[e.Lang][e.ID] = e
-		p.Entries = append(p.Entries, e)
-	}
+	add := func(e *Entry) { p.add(cfg, &errs, e) }
 	defPages := map[string]*content.Page{}
 	if loc := src.Locales[def.Code]; loc != nil {
 		for _, pg := range loc.Pages {
@@ -182,6 +150,51 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 		}
 	}
 	p.addLegacy(&errs, cfg)
+	p.checkNamed(cfg, &errs)
+	sort.Slice(p.Entries, func(i, j int) bool { return p.Entries[i].URL < p.Entries[j].URL })
+	sort.Slice(p.Redirects, func(i, j int) bool { return p.Redirects[i].From < p.Redirects[j].From })
+	return p, errs.Err()
+}
+
+// add enters e into the plan, or reports why it cannot be at its URL.
+func (p *Plan) add(cfg *config.Config, errs *diag.List, e *Entry) {
+	e.Error, e.NotFound = cfg.ErrorPages.Is(e.ID), e.ID == cfg.ErrorPages.NotFound
+	if prev, ok := p.byURL[e.URL]; ok {
+		if e.Fallback {
+			return // the conflict is reported where the original pages are
+		}
+		if e.Pager != nil && e.Pager.Number > 1 {
+			errs.Add(diag.New(prev.Page.SlugPos, "page %q is at %s, where page %d of the paged list %q goes", prev.ID, e.URL, e.Pager.Number, e.Page.ID).
+				WithHint("a paged list writes its pages 2… at <its URL>/2/…: give the page another slug").WithRelated(e.Page.Pos, "the list is"))
+			return
+		}
+		errs.Add(diag.New(e.Page.Pos, "page %q and page %q are both at %s", e.ID, prev.ID, e.URL).
+			WithHint("give one of them another slug").WithRelated(prev.Page.Pos, "the other page is at"))
+		return
+	}
+	p.byURL[e.URL] = e
+	if e.Root {
+		return
+	}
+	if g := sitepath.Reserved(e.URL, p.prefixes); g != "" && !e.Fallback {
+		errs.Add(diag.New(e.Page.SlugPos, "page %q would be published at %s, over the generated %s", e.ID, e.URL, g).
+			WithHint("choose another slug"))
+	}
+	if f := strings.TrimSuffix(e.URL, "/"); p.statics[f] && !e.Fallback {
+		errs.Add(diag.New(e.Page.SlugPos, "page %q would be published at %s, over the static file assets/static%s", e.ID, e.URL, f).
+			WithHint("choose another slug"))
+	}
+	if p.byID[e.Lang] == nil {
+		p.byID[e.Lang] = map[string]*Entry{}
+	}
+	p.byID[e.Lang][e.ID] = e
+	p.Entries = append(p.Entries, e)
+}
+
+// checkNamed reports the pages site.yaml names (the offline page, the
+// feeds' lists) that the default locale does not have.
+func (p *Plan) checkNamed(cfg *config.Config, errs *diag.List) {
+	def := cfg.DefaultLocale()
 	if id := cfg.ServiceWorker.Offline; id != "" {
 		if _, ok := p.byID[def.Code][id]; !ok {
 			errs.Add(diag.New(cfg.ServiceWorker.OfflinePos, "serviceWorker.offlinePage names page id %q, which does not exist", id).
@@ -197,9 +210,6 @@ func Build(cfg *config.Config, src *content.Source, statics map[string]bool) (*P
 				WithHint("list: is the id of the page whose pages below it the feed lists, like blog"))
 		}
 	}
-	sort.Slice(p.Entries, func(i, j int) bool { return p.Entries[i].URL < p.Entries[j].URL })
-	sort.Slice(p.Redirects, func(i, j int) bool { return p.Redirects[i].From < p.Redirects[j].From })
-	return p, errs.Err()
 }
 
 // addLegacy adds site.yaml's legacy short paths: each redirects to the
