@@ -63,8 +63,9 @@ measure() {
   tail -n 100 "$WORK/urls" | while read -r u; do curl -s -o /dev/null "http://127.0.0.1:$PORT$u"; done
   local rss load
   rss=$(rss_mb "$pid")
-  load=$(grep -o '[0-9]* pages in [0-9]* ms' "$log" | head -n 1 | awk '{print $4}')
-  read=$(grep -o 'content files read in [0-9]* ms' "$log" | head -n 1 | awk '{print $5}')
+  # Hugo reports neither (grep finds nothing: not an error under pipefail).
+  load=$(grep -o '[0-9]* pages in [0-9]* ms' "$log" | head -n 1 | awk '{print $4}' || true)
+  read=$(grep -o 'content files read in [0-9]* ms' "$log" | head -n 1 | awk '{print $5}' || true)
   kill "$pid"; wait "$pid" 2>/dev/null || true
   printf "%-28s %8s %8.2f %8s %8s %8s\n" "$name" 100 "$first" "${load:--}" "${read:--}" "$rss"
 }
