@@ -43,8 +43,10 @@ func firefoxPath(t *testing.T) string {
 	return ""
 }
 
-func TestFirefox(t *testing.T) {
-	exe := firefoxPath(t)
+// puppeteerPath is the puppeteer-core the journeys drive Firefox with
+// (make browser-tools); without it the test is skipped, or fails in CI.
+func puppeteerPath(t *testing.T) string {
+	t.Helper()
 	lib, err := filepath.Abs(filepath.Join("..", "tools", "browsers", "node_modules", "puppeteer-core"))
 	if err != nil {
 		t.Fatal(err)
@@ -55,6 +57,12 @@ func TestFirefox(t *testing.T) {
 		}
 		t.Skipf("puppeteer-core is not installed (make browser-tools): %v", err)
 	}
+	return lib
+}
+
+func TestFirefox(t *testing.T) {
+	exe := firefoxPath(t)
+	lib := puppeteerPath(t)
 	out := site(t)
 	bs := &browserSuite{out: out}
 	mux := http.NewServeMux()

@@ -481,16 +481,7 @@ func (s *browserSuite) testPolyglotScreenshots(t *testing.T) {
 //	SITEGEN_BROWSER=1 go test -tags=nodynamic ./sitetest -run TestFirefoxPolyglot -v
 func TestFirefoxPolyglot(t *testing.T) {
 	exe := firefoxPath(t)
-	lib, err := filepath.Abs(filepath.Join("..", "tools", "browsers", "node_modules", "puppeteer-core"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(lib); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("puppeteer-core is not installed (make browser-tools): %v", err)
-		}
-		t.Skipf("puppeteer-core is not installed (make browser-tools): %v", err)
-	}
+	lib := puppeteerPath(t)
 	out, rep := buildPolyglot(t)
 	h, err := hosting.NewHandler(out, []string{"/en", "/de", "/ja"}, rep.RedirectTable, rep.HeaderRules)
 	if err != nil {
