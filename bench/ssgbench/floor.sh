@@ -10,6 +10,9 @@
 # prepares the corpus in the sitegen project of the RAM copy of the harness.
 #
 #   bench/ssgbench/floor.sh [N]      default N=5000 per locale (10,000 pages)
+#
+# SITEGEN_BIN=path measures that sitegen binary instead of building this
+# checkout's; RAM_DIR and RUNS as for run.sh.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 N=${1:-5000}
@@ -21,7 +24,12 @@ have=$(find "$proj/content" -maxdepth 2 -name '*.md' | wc -l)
 # Exactly: the project holds the corpus of the last run.sh --ram, whatever its size.
 [ "$have" -eq $((2 * N)) ] || { echo "$proj holds $have pages, not $((2 * N)): run bench/ssgbench/run.sh --ram $N sitegen first (or give floor.sh $((have / 2)))" >&2; exit 1; }
 bin=$work/bin-floor; mkdir -p "$bin"
-(cd "$here/../.." && go build -tags=nodynamic -trimpath -o "$bin/floor" ./bench/floor && go build -tags=nodynamic -trimpath -o "$bin/sitegen" ./cmd/sitegen)
+(cd "$here/../.." && go build -tags=nodynamic -trimpath -o "$bin/floor" ./bench/floor)
+if [ -n "${SITEGEN_BIN:-}" ]; then  # a binary built before, as run.sh takes it (e.g. another commit's)
+  cp "$SITEGEN_BIN" "$bin/sitegen"
+else
+  (cd "$here/../.." && go build -tags=nodynamic -trimpath -o "$bin/sitegen" ./cmd/sitegen)
+fi
 tsv=$(mktemp); trap 'rm -f "$tsv"; rm -rf "$work/floor-out" "$proj/floor-public" "$proj/.floor-cache"' EXIT
 for i in $(seq "$runs"); do
   rm -rf "$work/floor-out"
@@ -38,7 +46,7 @@ cpu() { awk -F'\t' -v p="$1" '$1 == p { print $3 + $4 }' "$tsv" | sort -g | awk 
 fw=$(med floor 2); cw=$(med contract 2); lw=$(med library 2); sw=$(med sitegen 2)
 fc=$(cpu floor); cc=$(cpu contract); lc=$(cpu library); sc=$(cpu sitegen)
 echo
-echo "**Write floor, $((2 * N)) pages in RAM ($work), sitegen $(cd "$here/../.." && git rev-parse --short HEAD), $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $runs interleaved runs, load average before: $(cut -d' ' -f1 /proc/loadavg)**"
+echo "**Write floor, $((2 * N)) pages in RAM ($work), sitegen ${SITEGEN_BIN:-$(cd "$here/../.." && git rev-parse --short HEAD)}, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $runs interleaved runs, load average before: $(cut -d' ' -f1 /proc/loadavg)**"
 echo
 echo "| | wall s (median) | CPU s (median) | peak RSS MB |"
 echo "| --- | ---: | ---: | ---: |"

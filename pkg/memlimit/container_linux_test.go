@@ -16,7 +16,7 @@ import (
 // TestContainerCeiling runs a process that makes 1 GiB of garbage, holding
 // 16 MiB, under the build's settings (a 128 MiB window) inside a cgroup
 // (v1 or v2) of 96 MiB: the process must read the cgroup's limit and keep
-// its heap under it. With the window alone the heap would reach 144 MiB and
+// its heap under it. With the window alone the heap would reach 152 MiB and
 // the kernel would kill it. Where no memory cgroup can be written (not
 // root) it is skipped, except under CI=true, where it fails: CI runs it.
 func TestContainerCeiling(t *testing.T) {

@@ -28,8 +28,8 @@ import (
 // Settings are a build's collector settings.
 type Settings struct {
 	// Window is how far the heap may grow above the live data before the
-	// collector runs: the soft memory limit is the live heap plus Window,
-	// or plus half the live heap once that is larger (Next). Zero: no
+	// collector runs: the soft memory limit is the live heap plus Window
+	// plus half the live heap (Next). Zero: no
 	// limit. The GOMEMLIMIT environment variable wins over it.
 	Window int64
 	// GCPercent is the heap growth allowed between collections (GOGC;
@@ -102,11 +102,14 @@ func Start(ctx context.Context, s Settings) (stop func()) {
 	}
 }
 
-// Next returns the limit for a live heap of live bytes: the live heap and
-// a window above it of window bytes, or of half the live heap once that is
-// larger (so that a huge site's collections stay as rare, relative to its
-// live data, as with GOGC=50, and their cost linear in its size); at most
-// half of ceiling when that is not zero (past it, the runtime collects as
+// Next returns the limit for a live heap of live bytes: the live heap, a
+// window above it of window bytes and half the live heap more (each
+// collection marks the live data, so the room between collections grows
+// with it: a collection's cost, relative to the garbage it frees, stays
+// the same from a small site to a huge one, as with GOGC=50, and the
+// fixed window is left for the runtime's own memory, which the limit
+// counts too, and the garbage of a small site); at most half of ceiling
+// when that is not zero (past it, the runtime collects as
 // often as it must, rather than the container killing the process or
 // starving the page cache: a 10,000-page build in a 150 MB cgroup took
 // 2.2 s so, and ran for minutes, reclaiming, with nine tenths).
@@ -114,7 +117,7 @@ func Next(window int64, live uint64, ceiling int64) int64 {
 	limit := int64(math.MaxInt64)
 	if live <= math.MaxInt64/4 {
 		l := int64(live)
-		limit = l + max(window, l/2)
+		limit = l + window + l/2
 	}
 	if ceiling > 0 {
 		limit = min(limit, ceiling/2)

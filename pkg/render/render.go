@@ -45,7 +45,13 @@ type Islands interface {
 
 // Options are what a renderer needs; every field but Islands is required.
 type Options struct {
-	FS        fs.FS // the site's source tree
+	FS fs.FS // the site's source tree
+	// BodyFS is where a page's body is read again for its render
+	// (content.Page.LoadBody); nil: FS. The build gives the tree without
+	// its input recorder: the page's file was read, hashed and recorded
+	// when it was parsed, and LoadBody fails a build whose body changed
+	// since.
+	BodyFS    fs.FS
 	Config    *config.Config
 	Source    *content.Source
 	Plan      *route.Plan
@@ -484,7 +490,11 @@ func (r *Renderer) markdownOnce(st *execState, lang string, block bool, src mark
 // body converts the page's Markdown body, or takes it from the body cache.
 func (r *Renderer) body(e *route.Entry, deps Deps, st *execState) (string, error) {
 	pg := e.Page
-	text, err := pg.LoadBody(r.opts.FS)
+	bodies := r.opts.BodyFS
+	if bodies == nil {
+		bodies = r.opts.FS
+	}
+	text, err := pg.LoadBody(bodies)
 	if err != nil {
 		return "", diag.New(diag.Pos{File: pg.File}, "%v", err)
 	}
