@@ -60,9 +60,28 @@ func puppeteerPath(t *testing.T) string {
 	return lib
 }
 
+// runFirefoxJourneys runs the node test file script of firefox/ against
+// the site at base in firefox-esr, driven by puppeteer-core, and logs its
+// report; it fails the test when a journey fails.
+func runFirefoxJourneys(t *testing.T, script, base string, limit time.Duration) {
+	t.Helper()
+	exe, lib := firefoxPath(t), puppeteerPath(t)
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", "--test", "--test-reporter=spec", "--test-concurrency=1", filepath.Join("firefox", script))
+	cmd.Env = append(os.Environ(), "SITETEST_BASE="+base, "SITETEST_FIREFOX="+exe, "SITETEST_PUPPETEER="+lib)
+	b, err := cmd.CombinedOutput()
+	for _, line := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		t.Log(line)
+	}
+	if err != nil {
+		t.Fatalf("the Firefox journeys of %s failed: %v", script, err)
+	}
+}
+
 func TestFirefox(t *testing.T) {
-	exe := firefoxPath(t)
-	lib := puppeteerPath(t)
+	firefoxPath(t) // skip before building when there is no Firefox
+	puppeteerPath(t)
 	out := site(t)
 	bs := &browserSuite{out: out}
 	mux := http.NewServeMux()
@@ -72,17 +91,7 @@ func TestFirefox(t *testing.T) {
 	hs := httptest.NewServer(control(t, srv, bs))
 	t.Cleanup(hs.Close)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "--test", "--test-reporter=spec", "--test-concurrency=1", filepath.Join("firefox", "journeys.test.mjs"))
-	cmd.Env = append(os.Environ(), "SITETEST_BASE="+hs.URL, "SITETEST_FIREFOX="+exe, "SITETEST_PUPPETEER="+lib)
-	b, err := cmd.CombinedOutput()
-	for _, line := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
-		t.Log(line)
-	}
-	if err != nil {
-		t.Fatalf("the Firefox journeys failed: %v", err)
-	}
+	runFirefoxJourneys(t, "journeys.test.mjs", hs.URL, 8*time.Minute)
 }
 
 type formInfo struct {

@@ -20,7 +20,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -480,8 +479,8 @@ func (s *browserSuite) testPolyglotScreenshots(t *testing.T) {
 //
 //	SITEGEN_BROWSER=1 go test -tags=nodynamic ./sitetest -run TestFirefoxPolyglot -v
 func TestFirefoxPolyglot(t *testing.T) {
-	exe := firefoxPath(t)
-	lib := puppeteerPath(t)
+	firefoxPath(t) // skip before building when there is no Firefox
+	puppeteerPath(t)
 	out, rep := buildPolyglot(t)
 	h, err := hosting.NewHandler(out, []string{"/en", "/de", "/ja"}, rep.RedirectTable, rep.HeaderRules)
 	if err != nil {
@@ -489,15 +488,5 @@ func TestFirefoxPolyglot(t *testing.T) {
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "--test", "--test-reporter=spec", "--test-concurrency=1", filepath.Join("firefox", "polyglot.test.mjs"))
-	cmd.Env = append(os.Environ(), "SITETEST_BASE="+srv.URL, "SITETEST_FIREFOX="+exe, "SITETEST_PUPPETEER="+lib)
-	b, err := cmd.CombinedOutput()
-	for _, line := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
-		t.Log(line)
-	}
-	if err != nil {
-		t.Fatalf("the Firefox journeys of the polyglot fixture failed: %v", err)
-	}
+	runFirefoxJourneys(t, "polyglot.test.mjs", srv.URL, 5*time.Minute)
 }
