@@ -54,7 +54,11 @@ export function loadPage(path, timeout, priority) {
     const timer = ctl && setTimeout(() => ctl.abort(), timeout);
     p = load(path, key, ctl && ctl.signal, priority).finally(() => clearTimeout(timer));
     pages.set(key, p);
-    p.then((r) => r.kind === 'error' && pages.get(key) === p && pages.delete(key));
+    // A failure that may pass (the network, a 5xx after the retries) is
+    // tried again by the next load; one the server answered for good (a
+    // static query's 404) is kept, so a prefetch's failure is not fetched
+    // again by the click that follows it.
+    p.then((r) => r.kind === 'error' && !r.final && pages.get(key) === p && pages.delete(key));
   }
   return p;
 }
@@ -95,7 +99,7 @@ async function withResources(data, kind, signal, priority) {
   for (const [h, r] of sq) {
     if (r.status !== 200) {
       console.error(new Error('Failed to load static query data: /page-data/sq/d/' + h + '.json'));
-      return { kind: 'error' };
+      return { kind: 'error', final: r.status === 404 };
     }
   }
   const page = data.result && data.result.page;
