@@ -297,14 +297,32 @@ type Config struct {
 	AnnouncementPos diag.Pos            `yaml:"-"`
 }
 
-// DefaultLocale returns the locale marked default.
+// DefaultLocale returns the locale marked default, the first when none is
+// marked, and the zero Locale for a config that declares none (one Parse
+// refuses, but whose other checks still run and name a locale in hints).
 func (c *Config) DefaultLocale() Locale {
 	for _, l := range c.Locales {
 		if l.Default {
 			return l
 		}
 	}
+	if len(c.Locales) == 0 {
+		return Locale{}
+	}
 	return c.Locales[0]
+}
+
+// localeCodesHint lists the declared locale codes for a hint: " en, pl",
+// or " none are declared yet".
+func (c *Config) localeCodesHint() string {
+	if len(c.Locales) == 0 {
+		return " none are declared yet"
+	}
+	codes := make([]string, len(c.Locales))
+	for i, l := range c.Locales {
+		codes[i] = l.Code
+	}
+	return " " + strings.Join(codes, ", ")
 }
 
 // Locale returns the locale with the code.

@@ -111,7 +111,7 @@ func (c *Config) validateTaxonomies(root *yaml.Node) diag.List {
 				k := m.Content[j]
 				if _, ok := c.Locale(k.Value); !ok {
 					errs.Add(diag.New(yamlx.Pos(FileName, k), "taxonomies: %s: %s names locale %q, which site.yaml does not declare", t.Name, field, k.Value).
-						WithHint("the keys are locale codes, like %s", c.DefaultLocale().Code))
+						WithHint("the keys are the codes under locales:%s", c.localeCodesHint()))
 				}
 				if field == "slug" {
 					t.SlugPos[k.Value] = yamlx.Pos(FileName, m.Content[j+1])
