@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { cx, useEnhanced } from './lib/hooks.js';
 
 // ReportTabs: tabs over server-rendered panels.
@@ -46,8 +46,11 @@ export default function ReportTabs({ tabs = [], childrenHtml = '' }) {
     return () => window.removeEventListener('hashchange', sync);
   }, [tabs]);
 
-  // The panels are template HTML: wire them up and hide the inactive ones.
-  useEffect(() => {
+  // The panels are template HTML: wire them up and hide the inactive ones
+  // before the enhanced markup is painted (an effect would run after the
+  // paint, and one frame would show every panel: the CSS that hides them
+  // before hydration no longer applies to the enhanced island).
+  useLayoutEffect(() => {
     const root = panelsRef.current;
     if (!enhanced || !root) return;
     for (const t of tabs) {
@@ -98,44 +101,45 @@ export default function ReportTabs({ tabs = [], childrenHtml = '' }) {
     select(tabs[next].id, true);
   };
 
+  // One structure before and after hydration: the same <ul> and <li>s hold
+  // links without JS and tabs once enhanced (the list becomes the tablist,
+  // its items presentation), so no element is replaced and nothing moves.
+  // The panels are keyed: a list of another element type would otherwise
+  // be matched to the panels' <div>, which the diff would turn into the
+  // list (a layout shift of the whole panel area, seen at 390 px).
   return (
     <div className={cx('report-tabs', enhanced && 'report-tabs--enhanced')}>
-      {enhanced ? (
-        <div className="report-tabs__list" role="tablist" onKeyDown={onKeyDown}>
-          {tabs.map((t) => {
-            const on = t.id === selected;
-            return (
-              <button
-                key={t.id}
-                type="button"
-                role="tab"
-                id={tabId(t.id)}
-                className={cx('report-tabs__tab', on && 'report-tabs__tab--selected')}
-                aria-selected={on ? 'true' : 'false'}
-                aria-controls={t.id}
-                tabIndex={on ? 0 : -1}
-                ref={(el) => {
-                  tabRefs.current[t.id] = el;
-                }}
-                onClick={() => select(t.id, false)}
-              >
-                {t.label}
-              </button>
-            );
-          })}
-        </div>
-      ) : (
-        <ul className="report-tabs__list">
-          {tabs.map((t) => (
-            <li key={t.id} className="report-tabs__item">
-              <a className="report-tabs__tab" href={`#${t.id}`}>
-                {t.label}
-              </a>
+      <ul key="list" className="report-tabs__list" role={enhanced ? 'tablist' : undefined} onKeyDown={enhanced ? onKeyDown : undefined}>
+        {tabs.map((t) => {
+          const on = t.id === selected;
+          return (
+            <li key={t.id} className="report-tabs__item" role={enhanced ? 'presentation' : undefined}>
+              {enhanced ? (
+                <button
+                  type="button"
+                  role="tab"
+                  id={tabId(t.id)}
+                  className={cx('report-tabs__tab', on && 'report-tabs__tab--selected')}
+                  aria-selected={on ? 'true' : 'false'}
+                  aria-controls={t.id}
+                  tabIndex={on ? 0 : -1}
+                  ref={(el) => {
+                    tabRefs.current[t.id] = el;
+                  }}
+                  onClick={() => select(t.id, false)}
+                >
+                  {t.label}
+                </button>
+              ) : (
+                <a className="report-tabs__tab" href={`#${t.id}`}>
+                  {t.label}
+                </a>
+              )}
             </li>
-          ))}
-        </ul>
-      )}
-      <div className="report-tabs__panels" data-sg-children="" ref={panelsRef} dangerouslySetInnerHTML={{ __html: childrenHtml }} />
+          );
+        })}
+      </ul>
+      <div key="panels" className="report-tabs__panels" data-sg-children="" ref={panelsRef} dangerouslySetInnerHTML={{ __html: childrenHtml }} />
     </div>
   );
 }
