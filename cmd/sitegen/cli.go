@@ -25,6 +25,7 @@ import (
 	"sitegen/pkg/cache"
 	"sitegen/pkg/config"
 	"sitegen/pkg/devserver"
+	"sitegen/pkg/devsession"
 	"sitegen/pkg/diag"
 	"sitegen/pkg/images"
 	"sitegen/pkg/memlimit"
@@ -430,13 +431,12 @@ bounded by --cache-mb. Nothing is written to disk.`,
 			if _, err := os.Stat(filepath.Join(o.Source, config.FileName)); err != nil {
 				return usageError{fmt.Errorf("no %s in %s: run sitegen serve in a site folder or pass --source", config.FileName, o.Source)}
 			}
-			o.DevCache = cacheMB << 20
 			log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 			o.Logger = log
 			// The build's collector: the heap grows at most a window
 			// above the live data (pages rendered are garbage at once).
 			defer memlimit.Start(cmd.Context(), memlimit.Settings{Window: buildMemoryWindow, GCPercent: buildGCPercent, Ceiling: memlimit.ContainerLimit()})()
-			srv, err := devserver.New(cmd.Context(), devserver.Options{Build: o, Out: stdout, Log: log})
+			srv, err := devserver.New(cmd.Context(), devserver.Options{Build: o, Cache: cacheMB << 20, Out: stdout, Log: log})
 			if err != nil {
 				return err
 			}
@@ -463,7 +463,7 @@ bounded by --cache-mb. Nothing is written to disk.`,
 		},
 	}
 	buildFlags(cmd, &o)
-	cmd.Flags().Int64Var(&cacheMB, "cache-mb", build.DefaultDevCache>>20, "megabytes of rendered pages the server keeps in memory (the pages asked for last)")
+	cmd.Flags().Int64Var(&cacheMB, "cache-mb", devsession.DefaultCache>>20, "megabytes of rendered pages the server keeps in memory (the pages asked for last)")
 	cmd.Flags().IntVarP(&port, "port", "p", 1313, "port to listen on")
 	cmd.Flags().StringVar(&bind, "bind", "127.0.0.1", "the address to listen on (0.0.0.0: every interface)")
 	cmd.Flags().StringVar(&formsDB, "forms-db", "", "database of the form handler, for a site with one form (default: a SQLite file per form in the temporary folder)")

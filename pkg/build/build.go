@@ -19,7 +19,7 @@
 // under the same salt, whose build hash digests what the load read
 // (record.loadHash), and with every entry of its own trace (what its
 // render read besides) the same. No list of folders decides what a site
-// is; the dev server watches what the same record holds (Dev.Sources).
+// is; a dev session watches what the same record holds (Site.Sources).
 package build
 
 import (
@@ -82,10 +82,7 @@ type Options struct {
 	// images.keepInSite) unread and unwritten: a benchmark's, to measure
 	// the encodes, or to use encoders whose output is not the site's.
 	NoSiteImages bool
-	// DevCache is how many bytes of rendered pages the dev server keeps
-	// (Dev); 0 means DefaultDevCache. A build ignores it.
-	DevCache int64
-	Logger   *slog.Logger
+	Logger       *slog.Logger
 	// CacheDir, when set, is the folder of the persistent build cache
 	// (pkg/cache): pages' final bytes (see pageCache), esbuild bundles,
 	// rendered Markdown and island SSR kept between builds. Output is
@@ -140,11 +137,13 @@ type Site struct {
 	md            *markdown.Converter
 	inlineHashes  []string  // CSP hashes of the <style>s and inline scripts the written pages carry (inlineHashes)
 	formSet       siteForms // the schemas of the site's forms (forms)
-	// recordDeps: record what each render used (the dev server).
+	// recordDeps: record what each render used (a dev session's).
 	recordDeps bool
-	// stableURLs, in the dev server, are the URLs the pages link for each
+	// stableURLs, in a dev session, are the URLs the pages link for each
 	// asset entry (see bundleFiles).
 	stableURLs map[string]string
+	opts       Options // a dev session's (LoadLive), which Next keeps
+	layout     *Layout // a dev session's (LoadLive, Next)
 }
 
 // saveCaches saves what the cache learned (closing it) and returns the

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -52,29 +51,8 @@ var goldenSites = []struct {
 	{"verein", map[string]int{"de": 7, "uk": 7}},
 }
 
-// fixtureSite copies a fixture site below dir (tests build a copy, never
-// the checked-in tree); a site with islands gets the repository's
-// node_modules linked in (skipped when they are not installed).
-func fixtureSite(t *testing.T, name, dir string) string {
-	t.Helper()
-	src := filepath.Join("../../testdata/sites", name)
-	site := filepath.Join(dir, name)
-	copyTree(t, src, site)
-	if _, err := os.Stat(filepath.Join(src, "assets/islands")); err != nil {
-		return site
-	}
-	nm, err := filepath.Abs("../../node_modules")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(nm, "preact")); err != nil {
-		t.Skip("node_modules not installed (run make setup)")
-	}
-	if err := os.Symlink(nm, filepath.Join(site, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	return site
-}
+// fixtureSite copies a fixture site below dir (treetest.Fixture).
+func fixtureSite(t *testing.T, name, dir string) string { return treetest.Fixture(t, name, dir) }
 
 // TestGolden builds each fixture site and compares every output file with
 // testdata/golden/<name> (go test ./pkg/build -run Golden -update rewrites
@@ -204,27 +182,7 @@ func fixtureCopy(t *testing.T) string {
 }
 
 // copyTree copies a fixture site so a test can change it.
-func copyTree(t testing.TB, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
+func copyTree(t testing.TB, src, dst string) { treetest.Copy(t, src, dst) }
 
 // TestFailedBuildKeepsOutput proves atomicity: a build that fails leaves the
 // previous output exactly as it was, and no temporary folder behind.

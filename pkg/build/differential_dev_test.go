@@ -87,7 +87,7 @@ func (d *diffSite) checkDev(t *testing.T, what string, paths []string, cold stri
 // returns the differences. What a dev session names differently from a
 // build of the same sources is set aside (devNormal): the build hash and
 // the URLs of the asset bundles are fixed at the session's start (see
-// build.Dev), so the session's hash is one an earlier build of the
+// pkg/devsession), so the session's hash is one an earlier build of the
 // sequence had (seen, ending with the build's own, hash), and a bundle the
 // session serves under its first name pairs with the build's file of the
 // same name but for its content hash.

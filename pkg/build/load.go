@@ -42,10 +42,10 @@ func Load(ctx context.Context, opts Options) (*Site, error) {
 	return site, nil
 }
 
-// liveTree is the source tree of a site loaded for the dev server: it
-// changes between renders, so files are read afresh (no onceFS), and the
-// parsed content files are kept (Site.files) to parse again only those
-// that change.
+// liveTree is the source tree of a site loaded for a dev session
+// (LoadLive): it changes between renders, so files are read afresh (no
+// onceFS), and the parsed content files are kept (Live.Files) to parse
+// again only those that change.
 type liveTree struct {
 	fsys *sitefs.FS
 }
@@ -55,7 +55,7 @@ type liveTree struct {
 // when rendering is possible; pages whose source has errors are marked to be
 // skipped, and when a stage could not run, a note in the list says so. The
 // site is nil only when the context was cancelled or nothing can be rendered.
-// build, check and the dev server (live) load a site with it.
+// build, check and a dev session (LoadLive) load a site with it.
 func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) {
 	began := time.Now()
 	if opts.now != nil {
@@ -140,20 +140,32 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 		errs.AddErr(diag.Pos{File: "assets/islands"}, bd.islandsErr)
 		noRender = "the islands in assets/islands/ did not bundle"
 	}
-	if err := site.newRenderer(opts, live); err != nil {
-		errs.AddErr(diag.Pos{File: render.TemplatesDir}, err)
-		noRender = "the templates have errors"
-	}
-	if noRender == "" { // links and data sets depend on site.yaml's locales and legacy paths
-		errs.Merge(site.validate(errs))
-	}
-	if noRender != "" {
-		errs.Add(diag.Notef(diag.Pos{}, "pages were not rendered because %s; template and link errors found while rendering may follow once it is fixed", noRender))
+	if site.ready(&errs, noRender, site.newRenderer(opts, live)) == nil {
 		site.Close()
 		return nil, errs
 	}
-	site.skip = skipPages(src, cfg, badFiles(errs))
 	return site, errs
+}
+
+// ready readies an assembled site for rendering, for load and Site.Next:
+// unless the templates have errors (rerr) or an earlier stage could not run
+// (noRender), links, data sets and front matter are checked and the pages
+// of the files with errors are marked to be skipped; otherwise a note says
+// why nothing renders, and ready returns nil. errs has every error found.
+func (s *Site) ready(errs *diag.List, noRender string, rerr error) *Site {
+	if rerr != nil {
+		errs.AddErr(diag.Pos{File: render.TemplatesDir}, rerr)
+		noRender = "the templates have errors"
+	}
+	if noRender == "" { // links and data sets depend on site.yaml's locales and legacy paths
+		errs.Merge(s.validate(*errs))
+	}
+	if noRender != "" {
+		errs.Add(diag.Notef(diag.Pos{}, "pages were not rendered because %s; template and link errors found while rendering may follow once it is fixed", noRender))
+		return nil
+	}
+	s.skip = skipPages(s.source, s.Config, badFiles(*errs))
+	return s
 }
 
 // siteParts are what a Site is assembled from once its files are read,
@@ -174,9 +186,9 @@ type siteParts struct {
 }
 
 // assemble makes the Site of the parts: the route plan, the UI strings and
-// the fields every Site has. build and check (load) and the dev server
-// (Dev.renderWith) make their Site with it. The plan's errors come with
-// the site, which has a plan even then.
+// the fields every Site has. build and check (load) and a dev session
+// (Site.Next) make their Site with it. The plan's errors come with the
+// site, which has a plan even then.
 func (p siteParts) assemble() (*Site, error) {
 	plan, err := route.Build(p.cfg, p.src, p.statics)
 	return &Site{Config: p.cfg, source: p.src, plan: plan, Catalog: catalogOf(p.cfg, p.src), Assets: p.assets, Statics: p.statics,
@@ -396,7 +408,7 @@ func (s *Site) renderOptions(opts Options, urls map[string]string) render.Option
 		FS: s.fsys, BodyFS: unrecorded(s.fsys), Config: s.Config, Source: s.source, Plan: s.plan, Catalog: s.Catalog, Markdown: s.md,
 		Assets: urls, BuildHash: s.Hash, BuildDate: date,
 		IconDir: s.Config.Icons.Dir, StaticDir: StaticDir, Scripts: scripts,
-		HTML: htmlMinifier(opts.Minify), InlineStyles: inlineStyles(s.Assets), Images: s.Images,
+		HTML: htmlMinifier(opts.Minify), InlineStyles: s.Assets.InlineStyles(), Images: s.Images,
 	}
 	if s.Islands != nil {
 		ropts.Islands = s.Islands

@@ -23,10 +23,10 @@ type siteWide struct {
 	// no picture is encoded, and a path that cannot become a hosting rule
 	// was already reported where it was written.
 	check bool
-	// dev: the dev server's site-wide files, made before any page
+	// dev: a dev session's site-wide files, made before any page
 	// renders: no picture variants (made on demand) and no host rule
-	// files (their CSP holds every page's inline hashes: Dev.File makes
-	// them when asked for).
+	// files (their CSP holds every page's inline hashes: HostRules makes
+	// them once every page has rendered).
 	dev bool
 }
 
@@ -43,7 +43,7 @@ func (s *Site) siteFiles(ctx context.Context, w siteWide, emit func(name string,
 		return err
 	}
 	if w.dev {
-		// made apart (Dev.File)
+		// made apart (HostRules)
 	} else if err := s.hostRules(emit); err != nil && !w.check {
 		return err
 	}

@@ -2,35 +2,12 @@ package build
 
 import (
 	"bytes"
-	"path"
 	"regexp"
 	"slices"
 	"strings"
 
-	"sitegen/pkg/assets"
 	"sitegen/pkg/output"
 )
-
-// inlineStyles returns the bundled stylesheets, by entry ("css/main.css"),
-// as the text the template function stylesheet writes between <style> and
-// </style>. A stylesheet linked from the head costs a mobile visitor a
-// round trip before anything shows (bench/lighthouse measured about 1 s of
-// the mobile LCP); inline, the first response paints.
-func inlineStyles(res *assets.Result) map[string]string {
-	styles := map[string]string{}
-	for _, e := range assets.Entries {
-		u, ok := res.URLs[e]
-		if !ok || path.Ext(e) != ".css" {
-			continue
-		}
-		css := strings.TrimSpace(string(res.Files[strings.TrimPrefix(u, "/")]))
-		// "</style" would end the element early; "\/" is "/" in CSS.
-		css = strings.ReplaceAll(css, "</style", `<\/style`)
-		css = strings.ReplaceAll(css, "</STYLE", `<\/STYLE`)
-		styles[e] = css
-	}
-	return styles
-}
 
 // inlineHashes returns the CSP hash source of each <style> element and
 // each inline script the browser runs in a page, from the bytes as written

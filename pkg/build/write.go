@@ -11,6 +11,7 @@ import (
 
 	"sitegen/pkg/diag"
 	"sitegen/pkg/internal/ctxwait"
+	parallelpkg "sitegen/pkg/internal/parallel"
 	"sitegen/pkg/output"
 	"sitegen/pkg/route"
 )
@@ -219,6 +220,9 @@ func (t *outTree) errs() diag.List {
 	return t.writeErrs
 }
 
+// parallel runs fn(0..n-1) on GOMAXPROCS workers.
+func parallel(n int, fn func(i int)) { parallelpkg.For(n, runtime.GOMAXPROCS(0), fn) }
+
 // writers is how many goroutines render and write pages: more than the
 // cores, so that one blocked in a file system call leaves a core to the
 // others.
@@ -231,7 +235,8 @@ func writers() int {
 // place, on writers() goroutines; it returns them in entry order, as place
 // left them. Stopped (Ctrl+C), it returns at once: a render that does not
 // notice (an island in an endless loop) is left behind, and its page is not
-// placed. build and the dev server render through it.
+// placed. build and check render through it (a dev session renders one
+// page at a time: Site.RenderPage).
 func (s *Site) renderEntries(ctx context.Context, entries []*route.Entry, place func(*rendered)) ([]rendered, error) {
 	done := make([]rendered, len(entries))
 	var warm sync.Once

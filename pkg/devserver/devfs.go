@@ -7,14 +7,14 @@ import (
 	"path"
 	"time"
 
-	"sitegen/pkg/build"
+	"sitegen/pkg/devsession"
 )
 
 // devFS is the output of the site being served as an fs.FS for the
-// hosting handler: a file is what build.Dev.File gives (rendered when
-// asked for), a folder what Dev.IsDir says is one.
+// hosting handler: a file is what devsession.Session.File gives (rendered when
+// asked for), a folder what Session.IsDir says is one.
 type devFS struct {
-	dev *build.Dev
+	dev *devsession.Session
 	ctx context.Context // the request's
 }
 

@@ -8,7 +8,7 @@ import (
 // picture variants (seconds each for AVIF). The dev server renders and
 // serves the pages first, with the same markup a build writes (their
 // <picture> names the variants' URLs); a variant asked for is encoded on
-// demand (build.Dev.File), and once the background check has rendered
+// demand (devsession.Session.File), and once the background check has rendered
 // every page (check.go), all the variants they named are encoded into the
 // image cache, where later requests find them.
 

@@ -2,7 +2,7 @@
 // renders each page when it is asked for and serves it with the production
 // URL semantics (pkg/hosting), renders the pages never asked for in the
 // background for their errors, watches the sources, forgets only what a
-// change affects (build.Dev), and tells open tabs over server-sent events
+// change affects (pkg/devsession), and tells open tabs over server-sent events
 // to reload, swap their stylesheets, or show the errors over the page.
 // Nothing is written to disk.
 package devserver
@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"sitegen/pkg/build"
+	"sitegen/pkg/devsession"
 	"sitegen/pkg/hosting"
 	"sitegen/pkg/images"
 )
@@ -42,6 +43,9 @@ const (
 // Options of the dev server.
 type Options struct {
 	Build build.Options
+	// Cache is how many bytes of rendered pages the server keeps (the
+	// pages asked for last); 0 means devsession.DefaultCache.
+	Cache int64
 	// Quiet is how long the sources must stay unchanged before a burst of
 	// changes is rebuilt; 0 means 10 ms.
 	Quiet time.Duration
@@ -55,7 +59,7 @@ type Options struct {
 // Server is the dev server; it is an http.Handler.
 type Server struct {
 	opts    Options
-	dev     *build.Dev
+	dev     *devsession.Session
 	snap    atomic.Pointer[snapshot]
 	failing atomic.Bool // the last build failed, or a page has errors
 	broken  atomic.Bool // the last update failed: its errors show, not the pages'
@@ -80,7 +84,7 @@ type Server struct {
 	answer  sync.Once
 	ctx     context.Context
 	// sources are what the site read beyond the Watched folders
-	// (build.Dev.Sources) and their folders: a change there is reported
+	// (devsession.Session.Sources) and their folders: a change there is reported
 	// too (Reports). sourceFolders is the count of folders they were made
 	// from; resourced tells Watch to watch the folders of new sources.
 	sources       atomic.Pointer[sourceSet]
@@ -89,7 +93,7 @@ type Server struct {
 }
 
 // snapshot is what is served of the last good site besides its files
-// (build.Dev.File).
+// (devsession.Session.File).
 type snapshot struct {
 	redirects map[string]string
 	// images makes the picture variants, on demand.
@@ -117,7 +121,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	rand.Read(id[:])
 	s := &Server{opts: opts, events: newBroker(), session: hex.EncodeToString(id[:]), watching: make(chan struct{}),
 		wake: make(chan struct{}, 1), resourced: make(chan struct{}, 1), answered: make(chan struct{}), checked: make(chan struct{}, 1), ctx: ctx}
-	dev, res, err := build.NewDev(ctx, opts.Build)
+	dev, res, err := devsession.New(ctx, devsession.Options{Build: opts.Build, Cache: opts.Cache})
 	s.dev = dev
 	if err != nil {
 		s.fail(err)
@@ -131,7 +135,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 // Close releases the build's resources.
 func (s *Server) Close() error { return s.dev.Close() }
 
-func (s *Server) install(res *build.DevResult) {
+func (s *Server) install(res *devsession.Result) {
 	s.snap.Store(&snapshot{redirects: res.RedirectTable, fallback: res.Fallback, prefixes: res.Prefixes, images: res.Images})
 	select {
 	case s.wake <- struct{}{}:
@@ -151,7 +155,7 @@ func (s *Server) fail(err error) {
 // Update rebuilds after a burst of changes (slash paths below the site
 // root) and sends open tabs one event: reload, css, or build-error; none when
 // the output did not change.
-func (s *Server) Update(ctx context.Context, paths []string) (*build.DevResult, error) {
+func (s *Server) Update(ctx context.Context, paths []string) (*devsession.Result, error) {
 	res, err := s.dev.Update(ctx, paths)
 	if err != nil {
 		s.broken.Store(true)
@@ -243,7 +247,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
 		_, err := s.dev.File(r.Context(), outputFile(r.URL.Path))
 		s.refreshSources(false) // the render may have read a file in a new folder
-		if err != nil && !build.IsNotExist(err) && r.Context().Err() == nil {
+		if err != nil && !devsession.IsNotExist(err) && r.Context().Err() == nil {
 			s.showProblems()
 			s.errorPage(w, r, "This page does not render.")
 			return

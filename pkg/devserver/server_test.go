@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"sitegen/pkg/build"
+	"sitegen/pkg/internal/treetest"
 )
 
 const fixture = "../../testdata/sites/basic"
@@ -42,27 +43,7 @@ func receive[T any](t *testing.T, ch <-chan T, what string) T {
 	}
 }
 
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
+func copyTree(t *testing.T, src, dst string) { treetest.Copy(t, src, dst) }
 
 type sse struct {
 	Name string

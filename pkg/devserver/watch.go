@@ -113,7 +113,7 @@ func (w *watcher) watchSources(set *sourceSet) {
 	}
 }
 
-// sourceSet is what a site's last full load read (build.Dev.Sources), as
+// sourceSet is what a site's last full load read (devsession.Session.Sources), as
 // the watcher uses it: the paths, their folders, and the folders to watch
 // beyond the Watched ones.
 type sourceSet struct {
@@ -138,7 +138,7 @@ func newSourceSet(sources []string) *sourceSet {
 	return s
 }
 
-// refreshSources takes the site's sources again (build.Dev.Sources) when
+// refreshSources takes the site's sources again (devsession.Session.Sources) when
 // they hold a folder they did not (or always, with force), and has Watch
 // watch the new folders. Pages render on demand, so what the site reads
 // grows as they do.
@@ -157,7 +157,7 @@ func (s *Server) refreshSources(force bool) {
 
 // Reports reports whether the dev server rebuilds on a change of the slash
 // path p below the site root: a Watched source (Reported), a file the last
-// full load read, listed or looked up (build.Dev.Sources), or a new file
+// full load read, listed or looked up (devsession.Session.Sources), or a new file
 // in the folder of one.
 func (s *Server) Reports(p string) bool {
 	if Reported(p) {

@@ -14,6 +14,7 @@ import (
 
 	"sitegen/internal/waittest"
 	"sitegen/pkg/build"
+	"sitegen/pkg/devsession"
 	"sitegen/pkg/internal/treetest"
 	"sitegen/pkg/render"
 	"sitegen/pkg/route"
@@ -310,7 +311,7 @@ func TestHoistDevEdits(t *testing.T) {
 	dir := copySite(t, "../../testdata/sites/basic")
 	t.Setenv(render.NoHoistEnv, "")
 	ctx := context.Background()
-	d, _, err := build.NewDev(ctx, build.Options{Source: dir, Date: "2026-01-01", Minify: true})
+	d, _, err := devsession.New(ctx, devsession.Options{Build: build.Options{Source: dir, Date: "2026-01-01", Minify: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

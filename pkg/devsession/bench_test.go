@@ -1,13 +1,17 @@
-package build
+package devsession
 
 import (
 	"context"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"sitegen/pkg/build"
+	"sitegen/pkg/build/gensite"
+	"sitegen/pkg/route"
 )
 
-// BenchmarkDevPageEdit times Dev.Update after a one-page body edit of the
+// BenchmarkDevPageEdit times Session.Update after a one-page body edit of the
 // real site (the full write-to-reload loop is measured in bench/devloop).
 func BenchmarkDevPageEdit(b *testing.B) {
 	dir := b.TempDir()
@@ -22,7 +26,7 @@ func BenchmarkDevPageEdit(b *testing.B) {
 	}
 	os.Symlink(filepath.Join(mustAbs(b, "../.."), "node_modules"), filepath.Join(dir, "node_modules"))
 	ctx := context.Background()
-	d, _, err := NewDev(ctx, devOpts(dir))
+	d, _, err := New(ctx, devOpts(dir))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -44,16 +48,29 @@ func BenchmarkDevPageEdit(b *testing.B) {
 }
 
 // askFor renders the page of a content file, as an open tab asks for it.
-func askFor(tb testing.TB, d *Dev, file string) {
+func askFor(tb testing.TB, d *Session, file string) {
 	for _, e := range d.good.entries {
 		if e.Page.File == file && !e.Fallback {
-			if _, err := d.File(context.Background(), d.good.site.entryFiles(e)[0]); err != nil {
+			if _, err := d.File(context.Background(), firstName(d.good.site, e)); err != nil {
 				tb.Fatal(err)
 			}
 			return
 		}
 	}
 	tb.Fatalf("no page of %s", file)
+}
+
+// firstName is the output path of a page's HTML.
+func firstName(s *build.Site, e *route.Entry) string {
+	names, _ := s.PageNames(e)
+	return names[0]
+}
+
+// genSite writes a generated site of 10,000 pages into dir.
+func genSite(tb testing.TB, dir string) {
+	if err := gensite.Write(dir, 5000); err != nil {
+		tb.Fatal(err)
+	}
 }
 
 func mustAbs(tb testing.TB, p string) string {
@@ -64,13 +81,13 @@ func mustAbs(tb testing.TB, p string) string {
 	return a
 }
 
-// BenchmarkDevPageEdit10k times Dev.Update after a one-page body edit of a
+// BenchmarkDevPageEdit10k times Session.Update after a one-page body edit of a
 // generated site of 10,000 pages.
 func BenchmarkDevPageEdit10k(b *testing.B) {
 	dir := b.TempDir()
-	genSite(b, dir, 5000)
+	genSite(b, dir)
 	ctx := context.Background()
-	d, _, err := NewDev(ctx, devOpts(dir))
+	d, _, err := New(ctx, devOpts(dir))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -91,13 +108,13 @@ func BenchmarkDevPageEdit10k(b *testing.B) {
 	}
 }
 
-// BenchmarkDevTemplateEdit10k times Dev.Update after an edit of the layout
+// BenchmarkDevTemplateEdit10k times Session.Update after an edit of the layout
 // every page of a generated 10,000-page site uses.
 func BenchmarkDevTemplateEdit10k(b *testing.B) {
 	dir := b.TempDir()
-	genSite(b, dir, 5000)
+	genSite(b, dir)
 	ctx := context.Background()
-	d, _, err := NewDev(ctx, devOpts(dir))
+	d, _, err := New(ctx, devOpts(dir))
 	if err != nil {
 		b.Fatal(err)
 	}

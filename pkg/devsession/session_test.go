@@ -1,4 +1,4 @@
-package build
+package devsession
 
 import (
 	"bytes"
@@ -13,12 +13,29 @@ import (
 	"strings"
 	"testing"
 
+	"sitegen/pkg/build"
+	"sitegen/pkg/internal/treetest"
 	"sitegen/pkg/output"
 )
 
+const fixture = "../../testdata/sites/basic"
+
 func devOpts(dir string) Options {
-	return Options{Source: dir, Date: "2026-01-01", Minify: true}
+	return Options{Build: build.Options{Source: dir, Date: "2026-01-01", Minify: true}}
 }
+
+// buildFixture builds the site at src into out, as TestDevMatchesBuild
+// compares it.
+func buildFixture(t *testing.T, src, out string) {
+	t.Helper()
+	if _, err := build.Run(context.Background(), build.Options{Source: src, Out: out, Date: "2026-01-01", Minify: true}); err != nil {
+		t.Fatalf("build %s: %v", src, err)
+	}
+}
+
+func readTree(t *testing.T, dir string) map[string][]byte { return treetest.Read(t, dir) }
+
+func copyTree(t testing.TB, src, dst string) { treetest.Copy(t, src, dst) }
 
 // TestDevMatchesBuild: every file the dev server gives, each page rendered
 // when asked for, is byte for byte what sitegen build writes, and it has
@@ -28,8 +45,8 @@ func devOpts(dir string) Options {
 // TestServeMatchesBuild asks through the HTTP handler.)
 func TestDevMatchesBuild(t *testing.T) {
 	sites := map[string]string{"website": "../.."}
-	for _, gs := range goldenSites {
-		sites[gs.name] = fixtureSite(t, gs.name, t.TempDir())
+	for _, name := range []string{"basic", "shop", "verein"} { // pkg/build's golden sites
+		sites[name] = treetest.Fixture(t, name, t.TempDir())
 	}
 	for name, src := range sites {
 		t.Run(name, func(t *testing.T) {
@@ -42,7 +59,7 @@ func TestDevMatchesBuild(t *testing.T) {
 			buildFixture(t, src, out)
 			want := readTree(t, out)
 			delete(want, output.ManifestName) // the mark of a build's own folder
-			d, _, err := NewDev(context.Background(), devOpts(src))
+			d, _, err := New(context.Background(), devOpts(src))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,7 +79,7 @@ func TestDevMatchesBuild(t *testing.T) {
 
 // devOutput asks d for every file of its site (rendering every page) and
 // for the picture variants the pages name.
-func devOutput(t *testing.T, d *Dev) map[string][]byte {
+func devOutput(t *testing.T, d *Session) map[string][]byte {
 	t.Helper()
 	ctx := context.Background()
 	out := map[string][]byte{}
@@ -96,7 +113,7 @@ func devOutput(t *testing.T, d *Dev) map[string][]byte {
 var pictureURL = regexp.MustCompile(`/_assets/img/[A-Za-z0-9._-]+`)
 
 // affectedPages are the pages an update rendered again, forgot or added.
-func affectedPages(res *DevResult) []string {
+func affectedPages(res *Result) []string {
 	return slices.Sorted(slices.Values(slices.Concat(res.Rendered, res.Stale, res.Added)))
 }
 
@@ -182,11 +199,11 @@ func TestDevIncremental(t *testing.T) {
 
 // devFixture builds a copy of the fixture site in memory; the test may
 // edit the copy and update the build.
-func devFixture(t *testing.T) (string, *Dev) {
+func devFixture(t *testing.T) (string, *Session) {
 	t.Helper()
 	dir := t.TempDir()
 	copyTree(t, fixture, dir)
-	d, _, err := NewDev(context.Background(), devOpts(dir))
+	d, _, err := New(context.Background(), devOpts(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,17 +220,17 @@ func nonNil(s []string) []string {
 
 // compareFresh checks that d's output equals a fresh dev build of dir,
 // apart from the session's build hash and the stylesheet's stable URL.
-func compareFresh(t *testing.T, step, dir string, d *Dev) {
+func compareFresh(t *testing.T, step, dir string, d *Session) {
 	t.Helper()
 	out := devOutput(t, d)
-	fresh, _, err := NewDev(context.Background(), devOpts(dir))
+	fresh, _, err := New(context.Background(), devOpts(dir))
 	if err != nil {
 		t.Fatalf("%s: fresh build: %v", step, err)
 	}
 	defer fresh.Close()
-	repl := []string{fresh.hash, d.hash}
-	for name, u := range fresh.assetURLs {
-		repl = append(repl, u, d.assetURLs[name])
+	repl := []string{fresh.good.site.Hash, d.good.site.Hash}
+	for name, u := range fresh.urls {
+		repl = append(repl, u, d.urls[name])
 	}
 	r := strings.NewReplacer(repl...)
 	want := map[string]string{}
@@ -262,7 +279,7 @@ func TestDevIsland(t *testing.T) {
 	write("assets/islands/Other.jsx", "export default function Other() { return <p>other</p>; }\n")
 	write("templates/layouts/error.html", `{{ define "main" }}<h1>{{ .Page.Title }}</h1>{{ island "Counter" (dict "label" .Page.Title) "load" }}{{ end }}`)
 	ctx := context.Background()
-	d, _, err := NewDev(ctx, devOpts(dir))
+	d, _, err := New(ctx, devOpts(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +315,7 @@ func TestDevInlineScriptHashes(t *testing.T) {
 	if err := os.WriteFile(layout, bytes.Replace(b, []byte("<h1>"), []byte(script+"<h1>"), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	want := inlineHashes([]byte(script))[0] // "script-src 'sha256-…'"
+	want := "script-src " + output.StyleHash(`document.documentElement.dataset.err="1"`)
 	hash := strings.TrimPrefix(want, "script-src ")
 	csp := func(rules []output.HeaderRule) string {
 		for _, r := range rules {
@@ -311,7 +328,7 @@ func TestDevInlineScriptHashes(t *testing.T) {
 		return ""
 	}
 	ctx := context.Background()
-	d, _, err := NewDev(ctx, devOpts(dir))
+	d, _, err := New(ctx, devOpts(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -387,34 +404,6 @@ func TestDevBodyEditKeepsSite(t *testing.T) {
 	}
 }
 
-// TestDevReportsEveryError: an update with errors in two stages (a page
-// at another page's path: the route plan; a link to a page that does not
-// exist: validation) reports both, as a build of the same files does.
-func TestDevReportsEveryError(t *testing.T) {
-	dir, d := devFixture(t)
-	write := func(name, text string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("content/pl/nowa.md", "---\nid: nowa\nslug: o-nas/kontakt\ntitle: Nowa\ndescription: Nowa strona.\n---\nTekst.\n")
-	idx, err := os.ReadFile(filepath.Join(dir, "content/pl/index.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	write("content/pl/index.md", strings.Replace(string(idx), "intro: \"Zobacz [kontakt](/contact).\"", "intro: \"Zobacz [nic](ref:nie-ma).\"", 1))
-	wants := []string{`page "nowa" and page "contact" are both at /pl/o-nas/kontakt/`, `link to unknown page id "nie-ma"`}
-	_, devErr := d.Update(context.Background(), []string{"content/pl/nowa.md", "content/pl/index.md"})
-	_, buildErr := Run(context.Background(), Options{Source: dir, Out: filepath.Join(t.TempDir(), "public"), Date: "2026-01-01", Minify: true})
-	for _, w := range wants {
-		for what, err := range map[string]error{"serve": devErr, "build": buildErr} {
-			if err == nil || !strings.Contains(err.Error(), w) {
-				t.Errorf("%s does not report %q: %v", what, w, err)
-			}
-		}
-	}
-}
-
 // TestDevCacheBound: with a cache smaller than the site, the dev server
 // keeps at most its limit of rendered bytes (and the last file), and a page
 // forgotten renders again with the same bytes.
@@ -422,8 +411,8 @@ func TestDevCacheBound(t *testing.T) {
 	dir := t.TempDir()
 	copyTree(t, fixture, dir)
 	opts := devOpts(dir)
-	opts.DevCache = 16 << 10
-	d, _, err := NewDev(context.Background(), opts)
+	opts.Cache = 16 << 10
+	d, _, err := New(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -434,11 +423,11 @@ func TestDevCacheBound(t *testing.T) {
 		total += len(b)
 		largest = max(largest, len(b))
 	}
-	if total <= 2*int(opts.DevCache) {
-		t.Fatalf("the site has %d bytes: too few to overflow a %d-byte cache", total, opts.DevCache)
+	if total <= 2*int(opts.Cache) {
+		t.Fatalf("the site has %d bytes: too few to overflow a %d-byte cache", total, opts.Cache)
 	}
-	if held := d.out.Bytes(); held > opts.DevCache+int64(largest) {
-		t.Errorf("the cache holds %d bytes, over its limit %d", held, opts.DevCache)
+	if held := d.out.Bytes(); held > opts.Cache+int64(largest) {
+		t.Errorf("the cache holds %d bytes, over its limit %d", held, opts.Cache)
 	}
 	again := devOutput(t, d)
 	for name, b := range first {
@@ -446,4 +435,99 @@ func TestDevCacheBound(t *testing.T) {
 			t.Errorf("%s differs when asked for again", name)
 		}
 	}
+}
+
+// TestDevPhotoEdit: in the dev server, editing a photo renders again only
+// the pages that show it (through a Markdown image or the picture template
+// function), its old variants leave the output, and the output equals a
+// fresh build of the edited tree.
+func TestDevPhotoEdit(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, fixture, dir)
+	writePhoto(t, dir, "photos/field.jpg", 200, 150)
+	writePhoto(t, dir, "photos/hero.jpg", 180, 120)
+	writePhoto(t, dir, "photos/unused.jpg", 100, 100)
+	treetest.Append(t, filepath.Join(dir, "content/pl/kontakt.md"), "\n![Pole o zachodzie](/photos/field.jpg)\n")
+	home := filepath.Join(dir, "templates/layouts/home.html")
+	b, err := os.ReadFile(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = bytes.Replace(b, []byte("{{ sections . }}"), []byte(`{{ picture "/photos/hero.jpg" "Biuro" }}{{ sections . }}`), 1)
+	if err := os.WriteFile(home, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	d, _, err := New(ctx, devOpts(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	variants := func(out map[string][]byte, stem string) []string {
+		var l []string
+		for name := range out {
+			if strings.HasPrefix(name, "_assets/img/"+stem+"-") {
+				l = append(l, name)
+			}
+		}
+		sort.Strings(l)
+		return l
+	}
+	first := devOutput(t, d)
+	if len(variants(first, "field")) == 0 || len(variants(first, "hero")) == 0 {
+		t.Fatalf("first build has no variants of field.jpg or hero.jpg")
+	}
+	steps := []struct {
+		name     string
+		change   func()
+		path     string
+		rendered []string
+		stem     string // the photo whose old variants must be gone
+	}{
+		{"Markdown photo edit renders the page showing it", func() { writePhoto(t, dir, "photos/field.jpg", 200, 100) },
+			"assets/images/photos/field.jpg", []string{"/de/o-nas/kontakt/", "/pl/o-nas/kontakt/"}, "field"},
+		{"template photo edit renders the pages of that layout", func() { writePhoto(t, dir, "photos/hero.jpg", 180, 90) },
+			"assets/images/photos/hero.jpg", []string{"/", "/de/", "/en/", "/pl/"}, "hero"},
+		{"a photo no page shows renders nothing", func() { writePhoto(t, dir, "photos/unused.jpg", 90, 90) },
+			"assets/images/photos/unused.jpg", []string{}, ""},
+	}
+	prev := first
+	for _, st := range steps {
+		st.change()
+		res, err := d.Update(ctx, []string{st.path})
+		if err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		if res.Full || res.StyleOnly {
+			t.Errorf("%s: rebuilt everything (%v) or took the photo for a stylesheet (%v)", st.name, res.Full, res.StyleOnly)
+		}
+		if !reflect.DeepEqual(nonNil(res.Rendered), st.rendered) {
+			t.Errorf("%s: rendered %v, want %v", st.name, res.Rendered, st.rendered)
+		}
+		if st.stem != "" {
+			for _, old := range variants(prev, st.stem) {
+				if _, err := d.File(ctx, old); err == nil {
+					t.Errorf("%s: old variant %s is still in the output", st.name, old)
+				}
+			}
+		}
+		compareFresh(t, st.name, dir, d)
+		prev = devOutput(t, d)
+	}
+
+	// Saving a photo as it was renders its pages again but changes no file.
+	b, _ = os.ReadFile(filepath.Join(dir, build.ImageDir, "photos/hero.jpg"))
+	os.WriteFile(filepath.Join(dir, build.ImageDir, "photos/hero.jpg"), b, 0o644)
+	res, err := d.Update(ctx, []string{"assets/images/photos/hero.jpg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Changed) != 0 {
+		t.Errorf("photo saved unchanged: changed %v, want nothing", res.Changed)
+	}
+}
+
+// writePhoto writes a w×h JPEG into the site's assets/images.
+func writePhoto(t *testing.T, site, rel string, w, h int) {
+	treetest.Photo(t, filepath.Join(site, build.ImageDir, filepath.FromSlash(rel)), w, h)
 }

@@ -1,9 +1,10 @@
-package build
+package devsession
 
 import (
 	"path"
 	"strings"
 
+	"sitegen/pkg/build"
 	"sitegen/pkg/render"
 	"sitegen/pkg/route"
 )
@@ -27,7 +28,7 @@ func sigsOf(p *route.Plan) map[string]pageSig {
 // between two sites: pages (URL, title and what listings show), paths that
 // appeared or went away, listings that gained or lost pages, data sets and
 // UI strings.
-func diffSites(a, b *Site, sa, sb map[string]pageSig, changed map[string]bool) {
+func diffSites(a, b *build.Site, sa, sb map[string]pageSig, changed map[string]bool) {
 	type sig = pageSig
 	touch := func(key string, x, y sig, exists bool) {
 		lang, id, _ := strings.Cut(key, "/")
@@ -73,7 +74,7 @@ func diffSites(a, b *Site, sa, sb map[string]pageSig, changed map[string]bool) {
 		}
 		return m
 	}
-	pa, pb := pagers(a.plan), pagers(b.plan)
+	pa, pb := pagers(a.Plan()), pagers(b.Plan())
 	for k, s := range pa {
 		if pb[k] != s {
 			changed[k] = true
@@ -84,7 +85,7 @@ func diffSites(a, b *Site, sa, sb map[string]pageSig, changed map[string]bool) {
 			changed[k] = true
 		}
 	}
-	ra, rb := redirs(a.plan), redirs(b.plan)
+	ra, rb := redirs(a.Plan()), redirs(b.Plan())
 	for f, to := range ra {
 		if rb[f] != to {
 			changed[render.DepURL(f)] = true
@@ -95,8 +96,8 @@ func diffSites(a, b *Site, sa, sb map[string]pageSig, changed map[string]bool) {
 			changed[render.DepURL(f)] = true
 		}
 	}
-	for lang, la := range a.source.Locales {
-		lb := b.source.Locales[lang]
+	for lang, la := range a.Source().Locales {
+		lb := b.Source().Locales[lang]
 		if lb == nil {
 			continue
 		}

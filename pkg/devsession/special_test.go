@@ -1,4 +1,4 @@
-package build
+package devsession
 
 import (
 	"context"
@@ -7,6 +7,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"sitegen/pkg/build"
+	"sitegen/pkg/internal/treetest"
 )
 
 // TestDevReportsSpecialFiles: a named pipe or a link out of the site that
@@ -44,11 +47,11 @@ func TestDevWritesNothingIntoSource(t *testing.T) {
 	dir := t.TempDir()
 	copyTree(t, fixture, dir)
 	writePhoto(t, dir, "photos/field.jpg", 120, 80)
-	appendBody(t, filepath.Join(dir, "content/pl/kontakt.md"), "\n![Pole](/photos/field.jpg)\n")
+	treetest.Append(t, filepath.Join(dir, "content/pl/kontakt.md"), "\n![Pole](/photos/field.jpg)\n")
 	userCache := t.TempDir()
 	t.Setenv("XDG_CACHE_HOME", userCache)
 	before := readTree(t, dir)
-	d, _, err := NewDev(context.Background(), Options{Source: dir, Date: "2026-01-01"})
+	d, _, err := New(context.Background(), Options{Build: build.Options{Source: dir, Date: "2026-01-01"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package build
+package devsession
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 
+	"sitegen/pkg/build"
 	"sitegen/pkg/diag"
 	"sitegen/pkg/output"
 	"sitegen/pkg/route"
@@ -17,10 +18,10 @@ import (
 // have them. A page with errors gives its errors (a diag.List); a path the
 // site does not have, an fs.ErrNotExist. Picture variants are encoded on
 // demand (from the image cache when there).
-func (d *Dev) File(ctx context.Context, name string) ([]byte, error) {
+func (d *Session) File(ctx context.Context, name string) ([]byte, error) {
 	d.mu.Lock()
 	if isPicture(name) && d.good != nil && d.good.wide[name] == nil {
-		p := d.images
+		p := d.good.site.Images
 		d.mu.Unlock() // an encoding takes seconds: other requests go on
 		if p != nil {
 			if b, ok, err := p.Variant(ctx, "/"+name); ok {
@@ -51,7 +52,7 @@ func (d *Dev) File(ctx context.Context, name string) ([]byte, error) {
 		return nil, notExist(name)
 	}
 	if st.site.Statics["/"+name] {
-		b, err := fs.ReadFile(d.fsys, StaticDir+"/"+name)
+		b, err := fs.ReadFile(d.fsys, build.StaticDir+"/"+name)
 		if err == nil {
 			d.out.Put(name, b)
 		}
@@ -67,7 +68,7 @@ func (d *Dev) File(ctx context.Context, name string) ([]byte, error) {
 }
 
 // IsDir reports whether name is a folder of the output ("." is the root).
-func (d *Dev) IsDir(name string) bool {
+func (d *Session) IsDir(name string) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.good != nil && d.good.dirs[name]
@@ -76,7 +77,7 @@ func (d *Dev) IsDir(name string) bool {
 // Names lists the output paths of the site, sorted; a page's island
 // manifest and a home page's slices are listed though only its render
 // says whether it has them (File). Picture variants are not listed.
-func (d *Dev) Names() []string {
+func (d *Session) Names() []string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.good == nil {
@@ -85,45 +86,37 @@ func (d *Dev) Names() []string {
 	return d.good.names()
 }
 
-// renderPage renders a page, records it in st and, asked for a request,
-// keeps its files in the cache. It returns the page's files, and its
-// errors.
-func (d *Dev) renderPage(ctx context.Context, st *devState, e *route.Entry, asked bool) (map[string][]byte, error) {
-	s := st.site
-	r := s.renderEntry(ctx, e)
+// renderPage renders a page (build.Site.RenderPage), records it in st and,
+// asked for a request, keeps its files in the cache. It returns the page's
+// files, and its errors.
+func (d *Session) renderPage(ctx context.Context, st *state, e *route.Entry, asked bool) (map[string][]byte, error) {
+	p := st.site.RenderPage(ctx, e)
 	if err := ctx.Err(); err != nil {
 		return nil, err // stopped: nothing learnt
 	}
-	s.checkForm(&r)
-	files := map[string][]byte{}
-	if r.err == nil {
-		r.sliceErrs = s.pageFiles(&r, func(name string, b []byte) { files[name] = b })
-	}
-	rec := &pageRec{page: e.Page, fallback: e.Fallback, deps: d.deps.ids(r.deps), styles: r.styles, asked: asked}
+	rec := &pageRec{page: e.Page, fallback: e.Fallback, deps: d.deps.ids(p.Deps), styles: p.Styles, asked: asked}
 	if old := st.pages[e.URL]; old != nil && old.asked {
 		rec.asked = true
 	}
-	errs := pageErrors([]rendered{r})
-	if len(errs) > 0 {
-		kept := rendered{entry: e, err: r.err, formDiags: r.formDiags, sliceErrs: r.sliceErrs}
-		rec.failed = &kept
+	if p.Failed() {
+		rec.failed = p
 	}
 	st.set(e.URL, rec)
-	if len(errs) > 0 {
-		return nil, errs.Err()
+	if p.Failed() {
+		return nil, p.Err()
 	}
 	if asked {
-		for _, name := range slices.Sorted(maps.Keys(files)) {
-			d.out.Put(name, files[name])
+		for _, name := range slices.Sorted(maps.Keys(p.Files)) {
+			d.out.Put(name, p.Files[name])
 		}
 	}
-	return files, nil
+	return p.Files, nil
 }
 
 // CheckNext renders the next page never rendered since its inputs changed,
 // for its errors only (its bytes are not kept), and reports whether it
 // rendered one and whether the site's errors changed (Problems).
-func (d *Dev) CheckNext(ctx context.Context) (rendered, errorsChanged bool) {
+func (d *Session) CheckNext(ctx context.Context) (rendered, errorsChanged bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	st := d.good
@@ -145,7 +138,7 @@ func (d *Dev) CheckNext(ctx context.Context) (rendered, errorsChanged bool) {
 
 // Problems are the errors of the pages rendered since their inputs last
 // changed, as a build reports them.
-func (d *Dev) Problems() diag.List {
+func (d *Session) Problems() diag.List {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.good == nil {
@@ -154,33 +147,33 @@ func (d *Dev) Problems() diag.List {
 	return d.good.problems()
 }
 
-func (st *devState) problems() diag.List {
+func (st *state) problems() diag.List {
 	if st.failed == 0 {
 		return nil
 	}
-	var failed []rendered
+	var failed []*build.Page
 	for _, e := range st.entries {
 		if rec := st.pages[e.URL]; rec != nil && rec.failed != nil {
-			failed = append(failed, *rec.failed)
+			failed = append(failed, rec.failed)
 		}
 	}
-	return pageErrors(failed)
+	return build.PageErrors(failed)
 }
 
 // HeaderRules are the headers the host sets (output.HeaderRules), with
 // the inline hashes of the pages rendered so far in the CSP.
-func (d *Dev) HeaderRules() []output.HeaderRule {
+func (d *Session) HeaderRules() []output.HeaderRule {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.good == nil {
 		return nil
 	}
-	return output.HeaderRules(withInline(sitePolicy(d.good.site.Config), slices.Collect(maps.Keys(d.good.hashes))))
+	return d.good.site.HeaderRules(slices.Collect(maps.Keys(d.good.hashes)))
 }
 
 // makeRules makes the host's rule files, once every page has rendered
 // (their CSP holds the inline hashes of all of them).
-func (d *Dev) makeRules(ctx context.Context, st *devState) error {
+func (d *Session) makeRules(ctx context.Context, st *state) error {
 	if st.rules != nil {
 		return nil
 	}
@@ -194,13 +187,37 @@ func (d *Dev) makeRules(ctx context.Context, st *devState) error {
 	if st.failed > 0 {
 		return st.problems().Err()
 	}
-	st.site.inlineHashes = slices.Collect(maps.Keys(st.hashes))
-	rules := map[string][]byte{}
-	if err := st.site.hostRules(func(name string, b []byte) { rules[name] = b }); err != nil {
+	rules, err := st.site.HostRules(slices.Collect(maps.Keys(st.hashes)))
+	if err != nil {
 		return err
 	}
 	st.rules = rules
 	return nil
+}
+
+// Sources are what the session's site is made of beyond the folders a site
+// always has (build.Site.Sources), sorted: the dev server watches their
+// folders. Pages render on demand, so the list grows: SourceFolders tells
+// when it holds a new folder.
+func (d *Session) Sources() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.good == nil {
+		return nil
+	}
+	return d.good.site.Sources()
+}
+
+// SourceFolders is how many folders the session's sources are in: when it
+// grows, Sources holds a folder to watch that it did not before.
+func (d *Session) SourceFolders() int {
+	d.mu.Lock()
+	good := d.good
+	d.mu.Unlock()
+	if good == nil {
+		return 0
+	}
+	return good.site.SourceFolders()
 }
 
 // IsNotExist reports whether err says a path does not exist.
