@@ -62,7 +62,7 @@ type Server struct {
 	dev     *devsession.Session
 	snap    atomic.Pointer[snapshot]
 	failing atomic.Bool // the last build failed, or a page has errors
-	broken  atomic.Bool // the last update failed: its errors show, not the pages'
+	broken  atomic.Bool // the last update (or the load) failed: its errors show, not the pages'
 
 	events  *broker
 	session string
@@ -124,6 +124,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	dev, res, err := devsession.New(ctx, devsession.Options{Build: opts.Build, Cache: opts.Cache})
 	s.dev = dev
 	if err != nil {
+		s.broken.Store(true) // the errors of the load show until an update succeeds
 		s.fail(err)
 		return s, nil
 	}

@@ -531,3 +531,33 @@ func TestDevPhotoEdit(t *testing.T) {
 func writePhoto(t *testing.T, site, rel string, w, h int) {
 	treetest.Photo(t, filepath.Join(site, build.ImageDir, filepath.FromSlash(rel)), w, h)
 }
+
+// TestDevFailedUpdateKeepsSite: after an update with errors, the pages
+// render as the last good site has them: the renderer the failed site was
+// given (its templates had not changed) is bound to the good one again.
+func TestDevFailedUpdateKeepsSite(t *testing.T) {
+	dir, d := devFixture(t)
+	ctx := context.Background()
+	data := filepath.Join(dir, "content/pl/data/home.yaml")
+	b, err := os.ReadFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(data, bytes.Replace(b, []byte("82%"), []byte("83%"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := "---\nid: bad\ndescription: Bez tytułu.\n---\nTreść.\n"
+	if err := os.WriteFile(filepath.Join(dir, "content/pl/zly.md"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Update(ctx, []string{"content/pl/data/home.yaml", "content/pl/zly.md"}); err == nil {
+		t.Fatal("an update with a page without a title passed")
+	}
+	page, err := d.File(ctx, "pl/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(page, []byte("82%")) || bytes.Contains(page, []byte("83%")) {
+		t.Error("the home page shows the failed update's data, not the good site's")
+	}
+}

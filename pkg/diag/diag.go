@@ -194,9 +194,10 @@ func ComparePos(a, b Diagnostic) int {
 	)
 }
 
-// Sort orders errors before warnings before notes, each by ComparePos, and
-// drops exact duplicates.
+// Sort returns the list with errors before warnings before notes, each by
+// ComparePos, and without exact duplicates; l stays as it was.
 func (l List) Sort() List {
+	l = slices.Clone(l)
 	slices.SortStableFunc(l, func(a, b Diagnostic) int {
 		return cmp.Or(cmp.Compare(a.Severity, b.Severity), ComparePos(a, b))
 	})

@@ -83,6 +83,22 @@ func TestSortIsTotal(t *testing.T) {
 	}
 }
 
+// TestSortKeepsList: Sort and Err leave the list as it was, so it can be
+// sorted again (dropping a duplicate once cleared the list's last element:
+// the dev server's overlay, which reported a list twice, showed an empty
+// error).
+func TestSortKeepsList(t *testing.T) {
+	l := List{{Pos: Pos{File: "b"}, Message: "x"}, {Pos: Pos{File: "a"}, Message: "y"}, {Pos: Pos{File: "a"}, Message: "y"}}
+	before := slices.Clone(l)
+	first := l.Err().Error()
+	if !slices.Equal(l, before) {
+		t.Errorf("Err changed the list: %v, was %v", l, before)
+	}
+	if again := l.Err().Error(); again != first {
+		t.Errorf("sorted again:\n%s\nthe first time:\n%s", again, first)
+	}
+}
+
 // TestSeverity: a warning and a note are no errors (a build passes with
 // them; sitegen check fails on a warning only with --strict), they sort after
 // the errors, and their lines say what they are.
