@@ -135,7 +135,7 @@ type Site struct {
 	copts         content.Options      // how the content files were parsed
 	imageFiles    map[string]bool      // the source images under assets/images (site paths)
 	md            *markdown.Converter
-	inlineHashes  []string  // CSP hashes of the <style>s and inline scripts the written pages carry (inlineHashes)
+	inlineHashes  []string  // CSP hashes of the <style>s and inline scripts the written pages carry (output.InlineHashes)
 	formSet       siteForms // the schemas of the site's forms (forms)
 	// recordDeps: record what each render used (a dev session's).
 	recordDeps bool

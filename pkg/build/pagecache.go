@@ -62,7 +62,7 @@ type pageEntry struct {
 	// FormChecked is the digest of the form schema the page's form matched
 	// ("" when it has none): checked again only when the schema changed.
 	FormChecked string
-	Styles      []string // CSP hashes of its <style>s and inline scripts (inlineHashes)
+	Styles      []string // CSP hashes of its <style>s and inline scripts (output.InlineHashes)
 	// Sums are the digests and sizes of the page's files, made when it
 	// was stored: a warm build keeps the files the spare holds without
 	// hashing them or making the page data again (see placePage).

@@ -37,7 +37,7 @@ type rendered struct {
 	formErr     error
 	formDiags   []diag.Diagnostic // each form that disagrees, at its template line
 	formChecked string
-	styles      []string  // CSP hashes of the page's <style>s and inline scripts (inlineHashes)
+	styles      []string  // CSP hashes of the page's <style>s and inline scripts (output.InlineHashes)
 	sliceErrs   diag.List // laying out the locale's header and footer slices (home pages)
 	// sums, when known (a page cache), are its files' digests and sizes;
 	// pageData, for a page taken from the cache, makes data and rsc, which
@@ -76,7 +76,7 @@ func (s *Site) renderEntry(ctx context.Context, e *route.Entry) (out rendered) {
 	}
 	data, rsc, err := s.pageData(e, res)
 	return rendered{entry: e, html: res.HTML, main: res.Main, mainAt: res.MainAt, data: data, rsc: rsc, islands: res.Islands, err: err,
-		deps: deps, pictures: res.Pictures, mainIslands: res.MainIslands, styles: inlineHashes(res.HTML)}
+		deps: deps, pictures: res.Pictures, mainIslands: res.MainIslands, styles: output.InlineHashes(res.HTML)}
 }
 
 // pageData returns a rendered page's page data and, when its <main> has

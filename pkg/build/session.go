@@ -268,7 +268,7 @@ func (s *Site) HostRules(inline []string) (map[string][]byte, error) {
 // HeaderRules are the headers the host sets (output.HeaderRules), the CSP
 // allowing the inline hashes given.
 func (s *Site) HeaderRules(inline []string) []output.HeaderRule {
-	return output.HeaderRules(withInline(sitePolicy(s.Config), inline))
+	return output.HeaderRules(sitePolicy(s.Config).WithInline(inline))
 }
 
 // Plan is the site's route plan.

@@ -172,6 +172,12 @@ func (s *Site) hostRules(emit func(name string, b []byte)) error {
 	return err
 }
 
+// policy is the site's CSP (sitePolicy) with the hashes of the <style>s
+// and inline scripts its pages carry (collected as they are written).
+func (s *Site) policy() output.CSP {
+	return sitePolicy(s.Config).WithInline(s.inlineHashes)
+}
+
 // notFoundPages are each locale's 404 page, and the default locale's at
 // /404.html, for the hosting rules.
 func (s *Site) notFoundPages() []output.NotFound {

@@ -1,20 +1,18 @@
-package build
+package output
 
 import (
 	"bytes"
 	"regexp"
 	"slices"
 	"strings"
-
-	"sitegen/pkg/output"
 )
 
-// inlineHashes returns the CSP hash source of each <style> element and
+// InlineHashes returns the CSP hash source of each <style> element and
 // each inline script the browser runs in a page, from the bytes as written
 // (whatever rewrote the HTML before), each prefixed with its directive:
 // "style-src 'sha256-...'" or "script-src 'sha256-...'". Data blocks
 // (<script type="application/json">, ld+json) are not run and need none.
-func inlineHashes(page []byte) []string {
+func InlineHashes(page []byte) []string {
 	var out []string
 	for _, el := range []string{"style", "script"} {
 		for rest := page; ; {
@@ -41,7 +39,7 @@ func inlineHashes(page []byte) []string {
 			if el == "script" && !runsInline(string(tag)) {
 				continue
 			}
-			out = append(out, el+"-src "+output.StyleHash(body))
+			out = append(out, el+"-src "+StyleHash(body))
 		}
 	}
 	return out
@@ -68,14 +66,8 @@ func runsInline(attrs string) bool {
 	return true
 }
 
-// policy is the site's CSP (sitePolicy) with the hashes of the <style>s
-// and inline scripts its pages carry (collected as they are written).
-func (s *Site) policy() output.CSP {
-	return withInline(sitePolicy(s.Config), s.inlineHashes)
-}
-
-// withInline adds inline hashes (inlineHashes) to a policy.
-func withInline(p output.CSP, hashes []string) output.CSP {
+// WithInline is the policy with inline hashes (InlineHashes) added.
+func (p CSP) WithInline(hashes []string) CSP {
 	for _, h := range slices.Compact(slices.Sorted(slices.Values(hashes))) {
 		dir, src, _ := strings.Cut(h, " ")
 		switch dir {

@@ -1,17 +1,15 @@
-package build
+package output
 
 import (
 	"slices"
 	"strings"
 	"testing"
-
-	"sitegen/pkg/output"
 )
 
 // TestInlineHashes: the CSP lists a hash for each <style> and each inline
 // script the browser runs, and none for external scripts or data blocks.
 func TestInlineHashes(t *testing.T) {
-	h := output.StyleHash
+	h := StyleHash
 	for _, c := range []struct {
 		name, page string
 		want       []string
@@ -27,12 +25,12 @@ func TestInlineHashes(t *testing.T) {
 			[]string{"style-src " + h("s"), "script-src " + h("1"), "script-src " + h("2")}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := inlineHashes([]byte(c.page)); !slices.Equal(got, c.want) {
-				t.Errorf("inlineHashes(%q) = %v, want %v", c.page, got, c.want)
+			if got := InlineHashes([]byte(c.page)); !slices.Equal(got, c.want) {
+				t.Errorf("InlineHashes(%q) = %v, want %v", c.page, got, c.want)
 			}
 		})
 	}
-	p := withInline(output.CSP{Script: []string{"https://tags.example"}}, []string{"script-src 'sha256-b'", "style-src 'sha256-s'", "script-src 'sha256-a'", "script-src 'sha256-a'"}).String()
+	p := CSP{Script: []string{"https://tags.example"}}.WithInline([]string{"script-src 'sha256-b'", "style-src 'sha256-s'", "script-src 'sha256-a'", "script-src 'sha256-a'"}).String()
 	for _, want := range []string{"script-src 'self' https://tags.example 'sha256-a' 'sha256-b';", "style-src 'self' 'sha256-s';"} {
 		if !strings.Contains(p, want) {
 			t.Errorf("policy %q lacks %q", p, want)
