@@ -30,6 +30,7 @@ import (
 	"testing"
 	"time"
 
+	"sitegen/internal/treetest"
 	"sitegen/pkg/build"
 	"sitegen/pkg/build/gensite"
 	"sitegen/pkg/devserver"
@@ -237,29 +238,9 @@ func copyReal(tb testing.TB, dir string) {
 		tb.Fatal(err)
 	}
 	for _, d := range []string{"site.yaml", "schema.yaml", "content", "templates", "assets", "package.json", "package-lock.json"} {
-		if err := copyPath(filepath.Join(root, d), filepath.Join(dir, d)); err != nil {
-			tb.Fatal(err)
-		}
+		treetest.Copy(tb, filepath.Join(root, d), filepath.Join(dir, d))
 	}
 	if err := os.Symlink(filepath.Join(root, "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
 		tb.Fatal(err)
 	}
-}
-
-func copyPath(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
 }

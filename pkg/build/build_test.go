@@ -14,10 +14,10 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"sitegen/internal/treetest"
 	"sitegen/pkg/config"
 	"sitegen/pkg/forms"
 	"sitegen/pkg/formschema"
-	"sitegen/pkg/internal/treetest"
 	"sitegen/pkg/output"
 )
 

@@ -13,9 +13,9 @@ import (
 	"strings"
 	"testing"
 
+	"sitegen/internal/treetest"
 	"sitegen/pkg/build"
 	"sitegen/pkg/devserver"
-	"sitegen/pkg/internal/treetest"
 	"sitegen/pkg/output"
 )
 

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"sitegen/internal/treetest"
 	"sitegen/pkg/build"
 	"sitegen/pkg/devserver"
-	"sitegen/pkg/internal/treetest"
 )
 
 // The differential test of warm builds (issue 32): a seeded random sequence

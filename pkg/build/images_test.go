@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"sitegen/pkg/internal/treetest"
+	"sitegen/internal/treetest"
 )
 
 // writePhoto writes a w×h JPEG into the site's assets/images.

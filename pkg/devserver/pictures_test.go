@@ -12,9 +12,9 @@ import (
 	"regexp"
 	"testing"
 
+	"sitegen/internal/treetest"
 	"sitegen/pkg/build"
 	"sitegen/pkg/images"
-	"sitegen/pkg/internal/treetest"
 	"sitegen/pkg/output"
 )
 

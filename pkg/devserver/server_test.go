@@ -2,13 +2,9 @@ package devserver
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"image"
-	"image/color"
-	"image/jpeg"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -20,8 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"sitegen/internal/treetest"
 	"sitegen/pkg/build"
-	"sitegen/pkg/internal/treetest"
 )
 
 const fixture = "../../testdata/sites/basic"
@@ -295,19 +291,7 @@ func TestServeRebuilds(t *testing.T) {
 // that show it (a Markdown image in the contact page and its German
 // fallback), which then name new variants; the old ones are gone.
 func TestServePhotoEdit(t *testing.T) {
-	photo := func(w, h int) string {
-		m := image.NewRGBA(image.Rect(0, 0, w, h))
-		for y := 0; y < h; y++ {
-			for x := 0; x < w; x++ {
-				m.Set(x, y, color.RGBA{uint8(x), uint8(y), 90, 255})
-			}
-		}
-		var b bytes.Buffer
-		if err := jpeg.Encode(&b, m, nil); err != nil {
-			t.Fatal(err)
-		}
-		return b.String()
-	}
+	photo := func(w, h int) string { return string(treetest.JPEG(t, w, h)) }
 	dir, base, _, events := startedWith(t, func(dir string) {
 		write(t, dir, "assets/images/photos/field.jpg", photo(200, 150))
 		replace(t, dir, "content/pl/kontakt.md", "Pisz na", "![Pole](/photos/field.jpg)\n\nPisz na")

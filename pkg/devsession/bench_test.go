@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"sitegen/internal/treetest"
 	"sitegen/pkg/build"
 	"sitegen/pkg/build/gensite"
 	"sitegen/pkg/route"
@@ -15,29 +16,38 @@ import (
 // real site (the full write-to-reload loop is measured in bench/devloop).
 func BenchmarkDevPageEdit(b *testing.B) {
 	dir := b.TempDir()
+	root := treetest.Root(b)
 	for _, d := range []string{"site.yaml", "schema.yaml", "content", "templates", "assets", "package.json", "package-lock.json"} {
-		src := filepath.Join("../..", d)
-		if st, err := os.Stat(src); err == nil && !st.IsDir() {
-			data, _ := os.ReadFile(src)
-			os.WriteFile(filepath.Join(dir, d), data, 0o644)
-			continue
-		}
-		copyTree(b, src, filepath.Join(dir, d))
+		treetest.Copy(b, filepath.Join(root, d), filepath.Join(dir, d))
 	}
-	os.Symlink(filepath.Join(mustAbs(b, "../.."), "node_modules"), filepath.Join(dir, "node_modules"))
+	os.Symlink(filepath.Join(root, "node_modules"), filepath.Join(dir, "node_modules"))
+	benchPageEdit(b, dir, "content/pl/blog.md")
+}
+
+// BenchmarkDevPageEdit10k times Session.Update after a one-page body edit of a
+// generated site of 10,000 pages.
+func BenchmarkDevPageEdit10k(b *testing.B) {
+	dir := b.TempDir()
+	genSite(b, dir)
+	benchPageEdit(b, dir, "content/pl/p/001234.md")
+}
+
+// benchPageEdit times Session.Update after a body edit of file (a page an
+// open tab shows) of the site at dir.
+func benchPageEdit(b *testing.B, dir, file string) {
 	ctx := context.Background()
 	d, _, err := New(ctx, devOpts(dir))
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer d.Close()
-	page := filepath.Join(dir, "content/pl/blog.md")
-	askFor(b, d, "content/pl/blog.md")
+	page := filepath.Join(dir, file)
+	askFor(b, d, file)
 	orig, _ := os.ReadFile(page)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		os.WriteFile(page, append(orig, []byte("\nEdit "+string(rune('a'+i%26))+".\n")...), 0o644)
-		res, err := d.Update(ctx, []string{"content/pl/blog.md"})
+		res, err := d.Update(ctx, []string{file})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -73,43 +83,8 @@ func genSite(tb testing.TB, dir string) {
 	}
 }
 
-func mustAbs(tb testing.TB, p string) string {
-	a, err := filepath.Abs(p)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return a
-}
-
-// BenchmarkDevPageEdit10k times Session.Update after a one-page body edit of a
-// generated site of 10,000 pages.
-func BenchmarkDevPageEdit10k(b *testing.B) {
-	dir := b.TempDir()
-	genSite(b, dir)
-	ctx := context.Background()
-	d, _, err := New(ctx, devOpts(dir))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer d.Close()
-	page := filepath.Join(dir, "content/pl/p/001234.md")
-	askFor(b, d, "content/pl/p/001234.md")
-	orig, _ := os.ReadFile(page)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		os.WriteFile(page, append(orig, []byte("\nEdit "+string(rune('a'+i%26))+".\n")...), 0o644)
-		res, err := d.Update(ctx, []string{"content/pl/p/001234.md"})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(res.Rendered) != 1 {
-			b.Fatalf("rendered %v", res.Rendered)
-		}
-	}
-}
-
-// BenchmarkDevTemplateEdit10k times Session.Update after an edit of the layout
-// every page of a generated 10,000-page site uses.
+// BenchmarkDevTemplateEdit10k times Session.Update after an edit of the
+// layout every page of a generated 10,000-page site uses.
 func BenchmarkDevTemplateEdit10k(b *testing.B) {
 	dir := b.TempDir()
 	genSite(b, dir)

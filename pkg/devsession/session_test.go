@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"sitegen/internal/treetest"
 	"sitegen/pkg/build"
-	"sitegen/pkg/internal/treetest"
 	"sitegen/pkg/output"
 )
 

@@ -8,8 +8,8 @@ import (
 	"syscall"
 	"testing"
 
+	"sitegen/internal/treetest"
 	"sitegen/pkg/build"
-	"sitegen/pkg/internal/treetest"
 )
 
 // TestDevReportsSpecialFiles: a named pipe or a link out of the site that

@@ -12,10 +12,10 @@ import (
 	"sync"
 	"testing"
 
+	"sitegen/internal/treetest"
 	"sitegen/internal/waittest"
 	"sitegen/pkg/build"
 	"sitegen/pkg/devsession"
-	"sitegen/pkg/internal/treetest"
 	"sitegen/pkg/render"
 	"sitegen/pkg/route"
 )

@@ -67,8 +67,8 @@ func Append(t testing.TB, file, text string) {
 	}
 }
 
-// Photo writes a w×h JPEG of a gradient at file, making its folder.
-func Photo(t testing.TB, file string, w, h int) {
+// JPEG is a w×h JPEG of a gradient.
+func JPEG(t testing.TB, w, h int) []byte {
 	t.Helper()
 	m := image.NewRGBA(image.Rect(0, 0, w, h))
 	for y := 0; y < h; y++ {
@@ -80,10 +80,16 @@ func Photo(t testing.TB, file string, w, h int) {
 	if err := jpeg.Encode(&b, m, nil); err != nil {
 		t.Fatal(err)
 	}
+	return b.Bytes()
+}
+
+// Photo writes a w×h JPEG (JPEG) at file, making its folder.
+func Photo(t testing.TB, file string, w, h int) {
+	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(file, JPEG(t, w, h), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
