@@ -9,6 +9,7 @@ import (
 
 	"sitegen/pkg/assets"
 	"sitegen/pkg/config"
+	"sitegen/pkg/diag"
 	"sitegen/pkg/esbuildcache"
 	"sitegen/pkg/htmlmin"
 	"sitegen/pkg/islands"
@@ -37,6 +38,20 @@ func (b bundling) close() {
 	if b.islands != nil {
 		b.islands.Close()
 	}
+}
+
+// failed adds to errs why the assets or the islands did not bundle, and
+// says why nothing renders then ("": they bundled).
+func (b bundling) failed(errs *diag.List) (noRender string) {
+	if b.assetsErr != nil {
+		errs.AddErr(diag.Pos{File: assets.Dir}, b.assetsErr)
+		noRender = "the stylesheets and scripts in assets/ did not bundle"
+	}
+	if b.islandsErr != nil {
+		errs.AddErr(diag.Pos{File: islands.Dir}, b.islandsErr)
+		noRender = "the islands in assets/islands/ did not bundle"
+	}
+	return noRender
 }
 
 // bundle bundles the stylesheets and scripts under assets/ and the islands

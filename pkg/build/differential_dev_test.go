@@ -3,6 +3,7 @@ package build_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"sitegen/internal/treetest"
 	"sitegen/pkg/build"
 	"sitegen/pkg/devserver"
+	"sitegen/pkg/diag"
 	"sitegen/pkg/output"
 )
 
@@ -74,6 +76,12 @@ func (d *diffSite) checkDev(t *testing.T, what string, paths []string, cold stri
 		t.Fatalf("%s: the build refuses the site (%v), the dev server does not", what, cerr)
 	case cerr == nil && derr != nil:
 		t.Fatalf("%s: the dev server refuses the site (%v), the build does not", what, derr)
+	case cerr != nil && derr != nil:
+		// Both refuse it: with the same diagnostics, all of them.
+		if got, want := diagKeys(derr), diagKeys(cerr); !slices.Equal(got, want) {
+			t.Errorf("%s: the dev server reports\n\t%s\nthe build\n\t%s", what, strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+		}
+		return
 	case cerr != nil:
 		return
 	}
@@ -81,6 +89,21 @@ func (d *diffSite) checkDev(t *testing.T, what string, paths []string, cold stri
 	for _, msg := range devMatches(d.srv, treetest.Read(t, cold), rep.BuildHash, d.hashes) {
 		t.Errorf("%s: dev server: %s", what, msg)
 	}
+}
+
+// diagKeys are the diagnostics of err as a dev server's overlay shows
+// them (position, message, hint), sorted.
+func diagKeys(err error) []string {
+	var list diag.List
+	if !errors.As(err, &list) {
+		return []string{err.Error()}
+	}
+	var out []string
+	for _, d := range list {
+		out = append(out, fmt.Sprintf("%s: %s (hint: %s)", d.Pos, d.Message, d.Hint))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // devMatches compares the dev server's answers with a build's files and

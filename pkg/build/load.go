@@ -132,13 +132,8 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 	site.IslandsBundle, site.cache, site.bundles, site.cacheWarning, site.files = bd.islandsTime, store, bundles, cacheWarning, files
 	site.rec, site.readTime = rec, readTime
 	errs.AddErr(diag.Pos{File: StaticDir}, staticsErr)
-	if bd.assetsErr != nil {
-		errs.AddErr(diag.Pos{File: assets.Dir}, bd.assetsErr)
-		noRender = "the stylesheets and scripts in assets/ did not bundle"
-	}
-	if bd.islandsErr != nil {
-		errs.AddErr(diag.Pos{File: "assets/islands"}, bd.islandsErr)
-		noRender = "the islands in assets/islands/ did not bundle"
+	if why := bd.failed(&errs); why != "" {
+		noRender = why
 	}
 	if site.ready(&errs, noRender, site.newRenderer(opts, live)) == nil {
 		site.Close()

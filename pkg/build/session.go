@@ -68,7 +68,7 @@ func LoadLive(ctx context.Context, opts Options, fsys *sitefs.FS) (*Live, error)
 	live := &Live{Site: site, Files: site.files, ReadContent: site.readTime}
 	site.files = nil
 	site.opts, site.recordDeps, site.stableURLs = opts, true, site.Assets.URLs
-	if err := site.layOut(ctx, nil); err != nil {
+	if err := site.layOutLive(ctx, nil); err != nil {
 		site.Close()
 		return nil, err
 	}
@@ -84,6 +84,10 @@ type Parts struct {
 	Statics map[string]bool      // the static files (StaticFiles)
 	Assets  *assets.Result       // the bundles of assets/ (BundleAssets)
 	Islands *islands.Bundle      // the islands' bundle (BundleIslands); nil: none
+	// AssetsErr and IslandsErr say why assets/ or assets/islands did not
+	// bundle again (Assets or Islands are then the last good ones): as in
+	// a load, the site has that error and no page renders.
+	AssetsErr, IslandsErr error
 	// URLs are the URLs the pages link for each asset entry: the session
 	// keeps those of its first load, so that a stylesheet edit renders no
 	// page again (bundleFiles serves the new bytes there). Not changed
@@ -107,21 +111,41 @@ func (s *Site) Next(ctx context.Context, p Parts) (*Site, error) {
 		imageFiles: s.imageFiles, fsys: s.fsys, root: s.root, md: s.md, copts: s.copts}.assemble()
 	errs.AddErr(diag.Pos{File: content.Dir}, err)
 	next.rec, next.opts, next.recordDeps, next.stableURLs = s.rec, s.opts, true, p.URLs
-	ready := next.ready(&errs, "", next.bindRenderer(s, p.Templates))
-	if ready != nil && errs.Errors() == 0 {
-		errs.AddErr(diag.Pos{}, next.layOut(ctx, s))
-	}
-	if errs.Errors() == 0 {
-		return next, nil
-	}
-	err = errs.Err()
-	if ready != nil {
+	noRender := bundling{assetsErr: p.AssetsErr, islandsErr: p.IslandsErr}.failed(&errs)
+	switch ready := next.ready(&errs, noRender, next.bindRenderer(s, p.Templates)); {
+	case ready == nil:
+		err = errs.Err()
+	case errs.Errors() > 0:
 		err = next.errorsOnly(ctx, errs)
+	default:
+		err = next.layOutLive(ctx, s)
+	}
+	if err == nil {
+		return next, nil
 	}
 	if next.renderer == s.renderer { // back to s's site
 		s.renderer.Rebind(s.renderOptions(s.opts, s.stableURLs))
 	}
 	return nil, err
+}
+
+// layOutLive lays out a site that loaded without errors for its session
+// (layOut). When a site-wide file fails, the error is the one a build
+// reports: its pages' errors, when they have some (Site.write renders the
+// pages first), or else that file's.
+func (s *Site) layOutLive(ctx context.Context, prev *Site) error {
+	lerr := s.layOut(ctx, prev)
+	if lerr == nil {
+		return nil
+	}
+	done, err := s.renderEntries(ctx, s.entries(), func(*rendered) {})
+	if err != nil {
+		return err
+	}
+	if err := pageErrors(done).Err(); err != nil {
+		return err
+	}
+	return lerr
 }
 
 // bindRenderer gives s a renderer: prev's, with its parsed templates, bound

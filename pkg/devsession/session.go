@@ -253,20 +253,25 @@ func (d *Session) parts(ctx context.Context, ch changes, changed map[string]bool
 		changed[render.DepTemplate(t)] = true
 	}
 	styleOnly = ch.assets && len(ch.reparse) == 0 && len(ch.templates) == 0 && !ch.islands && len(ch.statics) == 0
-	if ch.assets {
-		var scripts bool
-		if p.Assets, p.URLs, scripts, err = d.rebundleAssets(changed); err != nil {
-			return p, false, err
-		}
-		styleOnly = styleOnly && !scripts
-	}
-	if len(ch.statics) > 0 {
-		if p.Statics, err = d.refreshStatics(ch.statics, changed); err != nil {
-			return p, false, err
+	if ch.assets { // a bundle that fails is an error of the site, with the others (Parts.AssetsErr)
+		if b, urls, scripts, err := d.rebundleAssets(changed); err != nil {
+			p.AssetsErr = err
+		} else {
+			p.Assets, p.URLs, styleOnly = b, urls, styleOnly && !scripts
 		}
 	}
 	if ch.islands {
-		if p.Islands, err = d.rebuildIslands(ctx, changed); err != nil {
+		if b, err := d.rebuildIslands(ctx, changed); err != nil {
+			p.IslandsErr = err
+		} else {
+			p.Islands = b
+		}
+	}
+	if len(ch.statics) > 0 {
+		if p.Statics, err = d.refreshStatics(ch.statics, changed); err != nil {
+			if p.Islands != good.Islands {
+				p.Islands.Close()
+			}
 			return p, false, err
 		}
 	}
