@@ -11,6 +11,7 @@ require (
 	github.com/evanw/esbuild v0.28.2
 	github.com/gen2brain/avif v0.4.4
 	github.com/gen2brain/webp v0.5.5
+	github.com/gohugoio/gift v0.2.0
 	github.com/goodsign/monday v1.0.2
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/nyaruka/phonenumbers v1.8.1
@@ -56,7 +57,7 @@ require (
 	github.com/pbnjay/memory v0.0.0-20210728143218-7b4eea64cf58 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
 	github.com/tdewolff/parse/v2 v2.8.20 // indirect
-	github.com/tetratelabs/wazero v1.9.0 // indirect
+	github.com/tetratelabs/wazero v1.9.0
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/text v0.43.0

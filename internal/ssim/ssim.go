@@ -15,6 +15,18 @@ func plane(m image.Image, wr, wg, wb, off float64) ([]float64, int, int) {
 	b := m.Bounds()
 	w, h := b.Dx(), b.Dy()
 	out := make([]float64, w*h)
+	if rgba, ok := m.(*image.RGBA); ok {
+		// As At(x, y).RGBA() below, without an interface call a pixel.
+		for y := 0; y < h; y++ {
+			row := rgba.Pix[rgba.PixOffset(b.Min.X, b.Min.Y+y):]
+			for x := 0; x < w; x++ {
+				p := row[4*x : 4*x+3 : 4*x+3]
+				r, g, bl := uint32(p[0])*0x101, uint32(p[1])*0x101, uint32(p[2])*0x101
+				out[y*w+x] = (wr*float64(r)+wg*float64(g)+wb*float64(bl))/257 + off
+			}
+		}
+		return out, w, h
+	}
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			r, g, bl, _ := m.At(b.Min.X+x, b.Min.Y+y).RGBA()

@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/draw"
 	_ "image/jpeg" // decoders
 	_ "image/png"
 	"io/fs"
@@ -31,7 +30,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	xdraw "golang.org/x/image/draw"
+	"sitegen/pkg/images/resample"
 )
 
 // DefaultWidths are RUNTIME.md's "maxWidth 650": 650 CSS pixels at 1x and 2x,
@@ -121,6 +120,7 @@ type Processor struct {
 	mu      sync.Mutex
 	sources map[string]*source // by site path
 	jobs    map[string]*job    // by output path
+	held    int64              // bytes of the sources' decoded images kept
 
 	processed, cached atomic.Int64
 }
@@ -136,6 +136,10 @@ type source struct {
 	// check decodes the source once (checkDecodes); decodeErr is its error.
 	check     sync.Once
 	decodeErr error
+	// decoded is the check's decoding, kept for Run while the processor
+	// holds few enough (keepDecoded); decodedBytes is its size.
+	decoded      image.Image
+	decodedBytes int64
 }
 
 type job struct {
@@ -143,10 +147,11 @@ type job struct {
 	// asked for the same file meanwhile (the second takes the cache).
 	mu   sync.Mutex
 	src  *source
-	out  string // output path, without the leading slash
-	key  string // cache key
-	crop image.Rectangle
-	w, h int
+	out  string          // output path, without the leading slash
+	key  string          // cache key
+	crop image.Rectangle // the part of the source shown
+	size image.Point     // width and height
+	via  []image.Point   // the wider sizes it is made through, next wider first
 	q    int
 	enc  Encoder
 }
@@ -285,6 +290,8 @@ func (p *Processor) Forget(sitePath string) (sources, variants []string) {
 			delete(p.jobs, j.out)
 			variants = append(variants, j.out)
 		}
+		p.held -= s.decodedBytes
+		s.decoded, s.decodedBytes = nil, 0
 		delete(p.sources, k)
 		sources = append(sources, k)
 	}
@@ -310,7 +317,9 @@ func (p *Processor) Picture(sitePath string, o Options) (*Picture, error) {
 }
 
 // checkDecodes decodes s once, unless every variant named so far is in the
-// cache (then Run decodes nothing), and returns the decoding error.
+// cache (then Run decodes nothing), and returns the decoding error. The
+// image decoded is kept for Run, within a bound (keepDecoded), so that a
+// cold build decodes each source once.
 func (p *Processor) checkDecodes(s *source) error {
 	s.check.Do(func() {
 		p.mu.Lock()
@@ -325,9 +334,12 @@ func (p *Processor) checkDecodes(s *source) error {
 		if cached {
 			return
 		}
-		if _, _, err := image.Decode(bytes.NewReader(s.data)); err != nil {
+		m, _, err := image.Decode(bytes.NewReader(s.data))
+		if err != nil {
 			s.decodeErr = fmt.Errorf("image %s cannot be decoded: %v", s.file, err)
+			return
 		}
+		p.keepDecoded(s, m)
 	})
 	return s.decodeErr
 }
@@ -364,22 +376,22 @@ func (p *Processor) picture(sitePath string, o Options) (*Picture, *source, erro
 	encs := append(append([]Encoder{}, p.enc.Modern...), fallback)
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	sizes := sizesOf(crop, widths)
 	for i, e := range encs {
 		src := Source{Type: mimeTypes[e.Format()]}
-		for _, w := range widths {
-			h := int(math.Round(float64(w) * float64(crop.Dy()) / float64(crop.Dx())))
-			if h < 1 {
-				h = 1
-			}
-			k := sha256.Sum256([]byte(fmt.Sprintf("%s|%v|%dx%d|q%d|%s", s.hash, crop, w, h, q, e.ID())))
-			key := hex.EncodeToString(k[:16])
-			out := fmt.Sprintf("%s%s-%s-%d%s", strings.TrimPrefix(URLPrefix, "/"), stem, key[:10], w, extensions[e.Format()])
+		for k, size := range sizes {
+			// Each size is made from the next wider one (scaled), so
+			// that recipe is in its key.
+			via := sizes[k+1:]
+			sum := sha256.Sum256([]byte(fmt.Sprintf("%s|%v|%dx%d|q%d|%s|%s|via%v", s.hash, crop, size.X, size.Y, q, e.ID(), resample.ID, via)))
+			key := hex.EncodeToString(sum[:16])
+			out := fmt.Sprintf("%s%s-%s-%d%s", strings.TrimPrefix(URLPrefix, "/"), stem, key[:10], size.X, extensions[e.Format()])
 			if _, ok := p.jobs[out]; !ok {
-				j := &job{src: s, out: out, key: key, crop: crop, w: w, h: h, q: q, enc: e}
+				j := &job{src: s, out: out, key: key, crop: crop, size: size, via: via, q: q, enc: e}
 				p.jobs[out] = j
 				s.jobs = append(s.jobs, j)
 			}
-			src.Variants = append(src.Variants, Variant{URL: "/" + out, Width: w, Height: h})
+			src.Variants = append(src.Variants, Variant{URL: "/" + out, Width: size.X, Height: size.Y})
 		}
 		if i < len(encs)-1 {
 			pic.Sources = append(pic.Sources, src)
@@ -556,14 +568,14 @@ func (p *Processor) runSource(ctx context.Context, s *source) ([]File, error) {
 	p.mu.Lock()
 	jobs := append([]*job(nil), s.jobs...)
 	p.mu.Unlock()
-	var decoded image.Image
-	scaled := map[scale]*image.RGBA{}
+	px := &pixels{}
+	defer p.takeDecoded(s) // the check's decoding, if every variant was in the cache
 	var out []File
 	for _, j := range jobs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		b, err := p.make(ctx, j, &decoded, scaled)
+		b, err := p.make(ctx, j, px)
 		if err != nil {
 			return nil, err
 		}
@@ -572,20 +584,11 @@ func (p *Processor) runSource(ctx context.Context, s *source) ([]File, error) {
 	return out, nil
 }
 
-// scale is the part of a source a variant shows and its size.
-type scale struct {
-	crop image.Rectangle
-	w, h int
-}
-
 // make returns the bytes of j's variant: from the cache, else encoded
-// (decoding the source into *decoded unless it already holds it, and
-// resizing it unless scaled holds the size: the formats of one width
-// share it, for a resize costs as much time as a JPEG encode and
-// allocates a buffer of the width times the source's height in float64s,
-// 50 MB at 1300 px) and kept in the cache.
+// from px (which decodes the source the first time and keeps each size
+// it makes, for the formats of one size share it) and kept in the cache.
 // It stops between the steps once ctx ends.
-func (p *Processor) make(ctx context.Context, j *job, decoded *image.Image, scaled map[scale]*image.RGBA) ([]byte, error) {
+func (p *Processor) make(ctx context.Context, j *job, px *pixels) ([]byte, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if b, ok := p.fromCache(j); ok {
@@ -593,30 +596,19 @@ func (p *Processor) make(ctx context.Context, j *job, decoded *image.Image, scal
 		return b, nil
 	}
 	s := j.src
-	if *decoded == nil {
-		m, _, err := image.Decode(bytes.NewReader(s.data))
-		if err != nil {
-			return nil, fmt.Errorf("image %s: %v", s.file, err)
-		}
-		*decoded = m
+	if err := px.decode(s, p.takeDecoded(s)); err != nil {
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	k := scale{j.crop, j.w, j.h}
-	dst := scaled[k]
-	if dst == nil {
-		m := *decoded
-		dst = image.NewRGBA(image.Rect(0, 0, j.w, j.h))
-		xdraw.CatmullRom.Scale(dst, dst.Bounds(), m, j.crop.Add(m.Bounds().Min), draw.Src, nil)
-		scaled[k] = dst
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	dst := px.scaled(j.crop, j.size, j.via)
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	var buf bytes.Buffer
 	if err := encode(ctx, j.enc, &buf, dst, j.q); err != nil {
-		return nil, fmt.Errorf("image %s: encoding %s at %d px: %w", s.file, j.enc.Format(), j.w, err)
+		return nil, fmt.Errorf("image %s: encoding %s at %d px: %w", s.file, j.enc.Format(), j.size.X, err)
 	}
 	p.processed.Add(1)
 	if err := p.toCache(j, buf.Bytes()); err != nil {
@@ -750,12 +742,13 @@ func urlStem(s string) string {
 	return string(b)
 }
 
-// EncoderIDs names the encoders and their settings (they are part of every
-// variant's URL), for caches of pages that show pictures.
+// EncoderIDs names the encoders and their settings, and the resizer (they
+// are part of every variant's URL), for caches of pages that show pictures.
 func (p *Processor) EncoderIDs() string {
 	var ids []string
 	for _, e := range append(append([]Encoder{}, p.enc.Modern...), p.enc.JPEG, p.enc.PNG) {
 		ids = append(ids, e.ID())
 	}
+	ids = append(ids, resample.ID)
 	return strings.Join(ids, " ")
 }

@@ -2,7 +2,6 @@ package images
 
 import (
 	"context"
-	"image"
 	"strings"
 )
 
@@ -22,7 +21,6 @@ func (p *Processor) Variant(ctx context.Context, urlPath string) (b []byte, ok b
 	if err := ctx.Err(); err != nil {
 		return nil, true, err
 	}
-	var decoded image.Image
-	b, err = p.make(ctx, j, &decoded, map[scale]*image.RGBA{})
+	b, err = p.make(ctx, j, &pixels{})
 	return b, true, err
 }
