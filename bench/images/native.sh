@@ -1,24 +1,42 @@
 #!/usr/bin/env bash
-# The image stage of a site against the native encoder: sitegen's image
-# stage, cold and warm (bench/images/pipeline), then its AVIF variants
-# encoded by sitegen's encoder and by Debian's avifenc (libavif-bin, where
-# installed) on the same pixels, avifenc's quantizer swept to match
-# sitegen's SSIM (bench/images/native). CPU seconds are user + system of
-# every process, the encoder processes included. The user cache folder is
-# an empty temporary one, so the first encoder start compiles the module.
+# The image stage against the native encoder, on two sets: this website
+# now, and the issue's (the website at 9c51bb6, its content built by this
+# engine: 144 variants, 72 AVIF). For each (bench/images/native):
+#   1. its AVIF variants (the very pixels sitegen encodes) encoded one at a
+#      time by sitegen's encoder (speed 9, the default; speed 8, the old
+#      one) and by Debian's avifenc (libavif-bin, where installed; -s 8 -j 1)
+#      at a sweep of quantizers, with bytes and SSIM: the quantizer whose
+#      SSIM first matches sitegen's is the match;
+#   2. ROUNDS rounds of sitegen's whole image stage of a cold build
+#      (decoding, resizing, the AVIF and JPEG encodes of every variant)
+#      against avifenc's encodes at the matched quantizer, interleaved, with
+#      each round's ratio and the median.
+# CPU seconds are user + system of every process, the encoder processes
+# included. The user cache folder is an empty temporary one, so the first
+# encoder start compiles the module (shown apart); the stage rounds run with
+# it compiled.
 #
-#   bench/images/native.sh [SITE]    (default: this repository's site)
+#   bench/images/native.sh [SITE...]    (default: . and the issue's set)
+#   ROUNDS=3 SPEEDS=9,8 MINMAX=24,26,28,30,32,34
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-site=${1:-.}
 tmp=$(mktemp -d "$( [ -d /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}" )/sitegen-native-XXXX")
 trap 'rm -rf "$tmp"' EXIT
-go build -tags=nodynamic -o "$tmp/pipeline" ./bench/images/pipeline
 go build -tags=nodynamic -o "$tmp/native" ./bench/images/native
-echo "load: $(uptime)"
-echo "== sitegen's image stage (every variant: AVIF and the JPEG/PNG fallbacks)"
-XDG_CACHE_HOME="$tmp/xdg" "$tmp/pipeline" -site "$site" -tmp "$tmp"
-rm -rf "$tmp/xdg"
-echo "== the AVIF variants, one encode at a time: sitegen (speed 9, the default; speed 8, the old one) and avifenc -s 8"
-XDG_CACHE_HOME="$tmp/xdg" "$tmp/native" -site "$site" -tmp "$tmp" -speeds 9,8 -minmax "${MINMAX:-24,26,28,30,32,34}"
+sites=("$@")
+if [ ${#sites[@]} -eq 0 ]; then
+	mkdir "$tmp/issue"
+	git archive 9c51bb6 | tar -x -C "$tmp/issue"
+	[ -e node_modules ] && ln -s "$PWD/node_modules" "$tmp/issue/node_modules"
+	sites=(. "$tmp/issue")
+fi
+command -v avifenc >/dev/null || echo "avifenc not installed (apt-get install libavif-bin): sitegen's side only"
+for site in "${sites[@]}"; do
+	name=$site
+	[ "$site" = "$tmp/issue" ] && name="the issue's set (9c51bb6)"
+	echo "== $name, load: $(uptime)"
+	XDG_CACHE_HOME="$tmp/xdg" "$tmp/native" -site "$site" -tmp "$tmp" -speeds "${SPEEDS:-9,8}" \
+		-minmax "${MINMAX:-24,26,28,30,32,34}" -stage "${ROUNDS:-3}"
+	rm -rf "$tmp/xdg"
+done
 echo "load: $(uptime)"

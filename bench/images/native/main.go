@@ -12,6 +12,11 @@
 //
 //	go run -tags=nodynamic ./bench/images/native [-site .] [-speeds 8] [-q 50] [-minmax 20,24,28,32,36]
 //
+// With -stage N it then runs N rounds of sitegen's whole image stage
+// (package stage: decoding, resizing, the AVIF and JPEG encodes of every
+// variant, as a cold build pays them) against avifenc's encodes at the
+// matched quantizer, interleaved, and prints the ratio of each round.
+//
 // bench/images/native.sh runs it with the sweeps the README's table used.
 package main
 
@@ -39,6 +44,7 @@ import (
 
 	"github.com/gen2brain/avif"
 
+	"sitegen/bench/images/internal/stage"
 	"sitegen/internal/ssim"
 	"sitegen/pkg/build"
 	"sitegen/pkg/images"
@@ -51,8 +57,9 @@ func main() {
 	minmax := flag.String("minmax", "20,24,26,28,30,32,36", "avifenc quantizers (--min = --max) to try")
 	aspeed := flag.Int("avifenc-speed", 8, "avifenc -s")
 	tmp := flag.String("tmp", os.TempDir(), "scratch folder")
+	rounds := flag.Int("stage", 0, "then this many rounds of the whole image stage (bench/images/internal/stage) against avifenc at the matched quantizer, interleaved")
 	flag.Parse()
-	if err := run(*site, *tmp, ints(*speeds), ints(*quals), ints(*minmax), *aspeed); err != nil {
+	if err := run(*site, *tmp, ints(*speeds), ints(*quals), ints(*minmax), *aspeed, *rounds); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -98,7 +105,7 @@ func (e captureEnc) Encode(w io.Writer, m image.Image, q int) error {
 	return err
 }
 
-func run(root, tmp string, speeds, quals, minmax []int, aspeed int) error {
+func run(root, tmp string, speeds, quals, minmax []int, aspeed, rounds int) error {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp(tmp, "sitegen-native-")
 	if err != nil {
@@ -167,11 +174,45 @@ func run(root, tmp string, speeds, quals, minmax []int, aspeed int) error {
 			match, matchQ = &rr, q
 		}
 	}
-	if match != nil {
-		fmt.Printf("matched SSIM (>= %.4f): avifenc quantizer %d, %.2f s CPU, %d bytes\n", base, matchQ, match.cpu.Seconds(), match.bytes)
-	} else {
+	if match == nil {
 		fmt.Printf("no avifenc quantizer tried reached SSIM %.4f\n", base)
+		return nil
 	}
+	fmt.Printf("matched SSIM (>= %.4f): avifenc quantizer %d, %.2f s CPU, %d bytes\n", base, matchQ, match.cpu.Seconds(), match.bytes)
+	return stages(ctx, root, dir, bin, shots, matchQ, aspeed, rounds)
+}
+
+// stages runs rounds of sitegen's whole image stage of a cold build (its
+// Run, every variant decoded, resized and encoded, and the checks'
+// decoding; the AVIF module compiled before) and of avifenc's encodes of
+// the AVIF variants at quantizer q, one after the other, and prints each
+// round's ratio and their median: the two sides see the same load.
+func stages(ctx context.Context, root, dir, bin string, shots []shot, q, aspeed, rounds int) error {
+	if rounds <= 0 {
+		return nil
+	}
+	fmt.Printf("%-5s %12s %10s %12s %10s %8s\n", "round", "sitegen s", "of it AVIF", "avifenc s", "variants", "ratio")
+	var ratios []float64
+	for r := 1; r <= rounds; r++ {
+		cache, err := os.MkdirTemp(dir, "stage-cache-")
+		if err != nil {
+			return err
+		}
+		st, err := stage.Measure(ctx, root, cache, 0)
+		os.RemoveAll(cache)
+		if err != nil {
+			return err
+		}
+		nat, err := native(bin, dir, shots, q, aspeed)
+		if err != nil {
+			return err
+		}
+		ratio := st.Total().Seconds() / nat.cpu.Seconds()
+		ratios = append(ratios, ratio)
+		fmt.Printf("%-5d %12.2f %10.2f %12.2f %10d %7.2fx\n", r, st.Total().Seconds(), st.Cold.Encoder.Seconds(), nat.cpu.Seconds(), st.Cold.Files, ratio)
+	}
+	sort.Float64s(ratios)
+	fmt.Printf("whole stage against avifenc's encodes: median %.2fx, range %.2f-%.2fx (%d rounds)\n", ratios[len(ratios)/2], ratios[0], ratios[len(ratios)-1], rounds)
 	return nil
 }
 
