@@ -5,6 +5,7 @@ package build
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"sitegen/internal/waittest"
+	"sitegen/pkg/content"
 )
 
 // builtCopy copies the fixture site to a temporary folder and builds it
@@ -67,6 +69,46 @@ func TestFIFOIsAnError(t *testing.T) {
 				t.Fatal(err)
 			}
 			failsWith(t, src, out, before, p+": a named pipe (FIFO), not a regular file; only regular files are read (hint: remove it from the site folder)")
+		})
+	}
+}
+
+// TestPageTooLargeOnDisk: a page file over content.MaxPageBytes in a site
+// folder is refused at its path with its size, whether it is read through
+// the input recorder with a cache (content.PageReader, the size from the
+// read's own fstat) or without one, and through a link inside the site.
+func TestPageTooLargeOnDisk(t *testing.T) {
+	big := "---\nid: big\ntitle: Big\ndescription: Big.\n---\n"
+	big += strings.Repeat("a", content.MaxPageBytes+1-len(big))
+	for _, tc := range []struct {
+		name, file string
+		link       bool // file is a link to content/pl/blog/big.md (refused too)
+		cache      bool
+	}{
+		{name: "with a cache", file: "content/pl/big.md", cache: true},
+		{name: "without a cache", file: "content/pl/big.md"},
+		{name: "through a link", file: "content/pl/link.md", link: true, cache: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := fixtureCopy(t)
+			if tc.link {
+				writeFile(t, filepath.Join(src, "content/pl/blog/big.md"), big)
+				if err := os.Symlink("blog/big.md", filepath.Join(src, tc.file)); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				writeFile(t, filepath.Join(src, tc.file), big)
+			}
+			dir := t.TempDir()
+			opts := Options{Source: src, Out: filepath.Join(dir, "public"), Date: "2026-01-01"}
+			if tc.cache {
+				opts.CacheDir = filepath.Join(dir, "cache")
+			}
+			_, err := Run(context.Background(), opts)
+			want := fmt.Sprintf("%s: the page has %d bytes, more than the %d (2 MB) a page may have", tc.file, content.MaxPageBytes+1, content.MaxPageBytes)
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("build: %v; want an error with %q", err, want)
+			}
 		})
 	}
 }

@@ -25,7 +25,7 @@ func newKnownPages(store *cache.Store, rec *record) *knownPages {
 	if store == nil || rec == nil || rec.root == "" {
 		return nil
 	}
-	return &knownPages{store: store, salt: []byte("page-file-2 sitegen " + Version + " " + rec.root), rec: rec}
+	return &knownPages{store: store, salt: []byte("page-file-3 sitegen " + Version + " " + rec.root), rec: rec}
 }
 
 func (k *knownPages) Identity(path string) string { return k.rec.id(path) }

@@ -285,11 +285,11 @@ func openTree(opts Options, live *liveTree, rec *record) (fs.FS, string, diag.Li
 			return nil, root, errs
 		}
 	}
-	fsys = &recFS{fsys: fsys, rec: rec}
+	recorded := &recFS{fsys: fsys, rec: rec}
 	if live == nil {
-		fsys = newOnceFS(fsys)
+		return newOnceFS(recorded), root, errs
 	}
-	return fsys, root, errs
+	return recorded, root, errs
 }
 
 // unrecorded is the tree under the input recorder (and onceFS) of fsys:

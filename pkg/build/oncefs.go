@@ -13,7 +13,7 @@ import (
 // other call pass through, so the checks of the underlying file system
 // (sitefs) still apply and pages are not kept in memory.
 type onceFS struct {
-	fsys  fs.FS
+	fsys  *recFS
 	mu    sync.Mutex
 	files map[string]*onceFile
 }
@@ -24,13 +24,19 @@ type onceFile struct {
 	err  error
 }
 
-func newOnceFS(fsys fs.FS) *onceFS { return &onceFS{fsys: fsys, files: map[string]*onceFile{}} }
+func newOnceFS(fsys *recFS) *onceFS { return &onceFS{fsys: fsys, files: map[string]*onceFile{}} }
 
 func (o *onceFS) Open(name string) (fs.File, error) { return o.fsys.Open(name) }
 
 func (o *onceFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(o.fsys, name) }
 
 func (o *onceFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(o.fsys, name) }
+
+// ReadPage reads a page file through the recorder below
+// (content.PageReader; pages are read once anyway: not kept).
+func (o *onceFS) ReadPage(name, id string, max int64) ([]byte, [32]byte, error) {
+	return o.fsys.ReadPage(name, id, max)
+}
 
 // ReadFile returns the file's bytes, read at the first call; callers must
 // not change them.

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"sitegen/pkg/output"
+	"sitegen/pkg/sitefs"
 )
 
 // A record is what one build read of its site, with a digest of each
@@ -147,7 +148,11 @@ func statSum(st fs.FileInfo) [32]byte {
 	if st.Mode().IsRegular() {
 		size = st.Size()
 	}
-	return sha256.Sum256(fmt.Appendf(nil, "%d %d", st.Mode().Type(), size))
+	return kindSizeSum(st.Mode().Type(), size)
+}
+
+func kindSizeSum(kind fs.FileMode, size int64) [32]byte {
+	return sha256.Sum256(fmt.Appendf(nil, "%d %d", kind, size))
 }
 
 // recFS is the site's file system with every read recorded: files read
@@ -174,6 +179,44 @@ func (f *recFS) ReadFile(name string) ([]byte, error) {
 	}
 	f.rec.add(depKey{depFile, name}, dep{id: id, sum: sha256.Sum256(b)})
 	return b, nil
+}
+
+// ReadPage reads a page file of at most max bytes and records it, with
+// the identity id when the caller took it before (content.PageReader): the
+// same digest stands for the record and for the page (Page.Sum). A larger
+// file is not read; what is recorded of it is its kind and size, as a Stat
+// records them.
+func (f *recFS) ReadPage(name, id string, max int64) ([]byte, [32]byte, error) {
+	if id == "" {
+		id = f.rec.id(name)
+	}
+	b, err := readFileMax(f.fsys, name, max)
+	var tl *sitefs.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		f.rec.add(depKey{depStat, name}, dep{sum: kindSizeSum(0, tl.Size)})
+		return nil, [32]byte{}, err
+	case err != nil:
+		f.missing(name, err)
+		return nil, [32]byte{}, err
+	}
+	sum := sha256.Sum256(b)
+	f.rec.add(depKey{depFile, name}, dep{id: id, sum: sum})
+	return b, sum, nil
+}
+
+// readFileMax reads a file of fsys of at most max bytes: a larger one is
+// not read (a *sitefs.TooLargeError).
+func readFileMax(fsys fs.FS, name string, max int64) ([]byte, error) {
+	if r, ok := fsys.(interface {
+		ReadFileMax(string, int64) ([]byte, error)
+	}); ok {
+		return r.ReadFileMax(name, max)
+	}
+	if st, err := fs.Stat(fsys, name); err == nil && st.Mode().IsRegular() && st.Size() > max {
+		return nil, &sitefs.TooLargeError{Size: st.Size()}
+	}
+	return fs.ReadFile(fsys, name)
 }
 
 func (f *recFS) ReadDir(name string) ([]fs.DirEntry, error) {

@@ -1,6 +1,8 @@
 package content
 
 import (
+	"crypto/sha256"
+	"errors"
 	"io/fs"
 	"path"
 	"sort"
@@ -8,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"sitegen/pkg/diag"
+	"sitegen/pkg/sitefs"
 	"sitegen/pkg/yamlx"
 )
 
@@ -105,13 +108,19 @@ func (f *SourceFile) Parse(fsys fs.FS, opts Options) {
 			return
 		}
 	}
+	var src []byte
+	var sum [32]byte
+	var err error
 	if f.Kind == KindPage {
-		if st, err := fs.Stat(fsys, f.Path); err == nil && st.Size() > MaxPageBytes {
-			f.Errs.Add(tooLarge(f.Path, st.Size()))
-			return
-		}
+		src, sum, err = readPage(fsys, f.Path, id)
+	} else {
+		src, err = fs.ReadFile(fsys, f.Path)
 	}
-	src, err := fs.ReadFile(fsys, f.Path)
+	var tl *sitefs.TooLargeError
+	if errors.As(err, &tl) {
+		f.Errs.Add(tooLarge(f.Path, tl.Size))
+		return
+	}
 	if err != nil {
 		f.Errs.Addf(diag.Pos{File: f.Path}, "cannot read: %v", err)
 		return
@@ -128,7 +137,7 @@ func (f *SourceFile) Parse(fsys fs.FS, opts Options) {
 	switch f.Kind {
 	case KindPage:
 		var fm frontMatter
-		f.Page, fm, f.Errs = parsePage(f.Path, f.Lang, f.Rel, src, opts.FrontMatter, id != "")
+		f.Page, fm, f.Errs = parsePage(f.Path, f.Lang, f.Rel, src, sum, opts.FrontMatter, id != "")
 		if pg := f.Page; pg != nil {
 			if id != "" { // LazyBodies: the body is dropped here, its place kept once
 				pg.dropBody()
@@ -146,6 +155,32 @@ func (f *SourceFile) Parse(fsys fs.FS, opts Options) {
 	case KindStrings:
 		f.Strings, f.Errs = parseStrings(f.Path, src)
 	}
+}
+
+// PageReader is a file system that reads a page file in one go: at most
+// max bytes of it (a larger file is not read, and its error is a
+// *sitefs.TooLargeError), with the SHA-256 of the bytes read (Page.Sum).
+// id, when not "", is the file's identity PageFiles.Identity took before
+// the read. The build's input recorder is one: it records the file with
+// that identity and digest, where a Stat before the read and a digest of
+// its own stated the file three times and hashed it twice.
+type PageReader interface {
+	ReadPage(name, id string, max int64) ([]byte, [32]byte, error)
+}
+
+// readPage reads a page file of fsys for Parse, with its digest.
+func readPage(fsys fs.FS, name, id string) ([]byte, [32]byte, error) {
+	if r, ok := fsys.(PageReader); ok {
+		return r.ReadPage(name, id, MaxPageBytes)
+	}
+	if st, err := fs.Stat(fsys, name); err == nil && st.Size() > MaxPageBytes {
+		return nil, [32]byte{}, &sitefs.TooLargeError{Size: st.Size()}
+	}
+	src, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, [32]byte{}, err
+	}
+	return src, sha256.Sum256(src), nil
 }
 
 // knownPage makes the page of a file known from an earlier build: its

@@ -53,8 +53,9 @@ type Page struct {
 	LayoutPos diag.Pos `yaml:"-"`
 	Body      []byte   `yaml:"-"` // nil after Load with LazyBodies: see LoadBody
 	BodyLine  int      `yaml:"-"` // line number of the first body line
-	// Sum is the SHA-256 of the file as parsed: what the page was built
-	// from, for caches that must not read the file again.
+	// Sum is the SHA-256 of the file's bytes as they were read: what the
+	// page was built from, for caches that must not read the file again
+	// (and what the build's input recorder holds of the file).
 	Sum  [32]byte `yaml:"-"`
 	lazy bodyRef  // where the body was, once dropped (in the page: not an object of its own)
 
@@ -177,7 +178,7 @@ func validName(s string, first func(rune) bool) bool {
 // used in diagnostics; rel is the path below content/<lang>/ (for the default
 // slug).
 func ParsePage(file, lang, rel string, src []byte) (*Page, diag.List) {
-	p, _, errs := parsePage(file, lang, rel, src, nil, false)
+	p, _, errs := parsePage(file, lang, rel, src, sha256.Sum256(src), nil, false)
 	return p, errs
 }
 
@@ -194,9 +195,10 @@ type FrontMatterCache interface {
 type frontMatter struct{ text, nodes []byte }
 
 // parsePage is ParsePage with the front matter taken from fmc, when it has
-// it, or parsed and given to it; it also returns the front matter (its
-// encoded tree with encode).
-func parsePage(file, lang, rel string, src []byte, fmc FrontMatterCache, encode bool) (*Page, frontMatter, diag.List) {
+// it, or parsed and given to it; sum is the SHA-256 of src as read (before
+// a byte order mark or CRLFs are taken out). It also returns the front
+// matter (its encoded tree with encode).
+func parsePage(file, lang, rel string, src []byte, sum [32]byte, fmc FrontMatterCache, encode bool) (*Page, frontMatter, diag.List) {
 	var errs diag.List
 	src = normalize(src)
 	if !bytes.HasPrefix(src, []byte("---\n")) {
@@ -218,7 +220,7 @@ func parsePage(file, lang, rel string, src []byte, fmc FrontMatterCache, encode 
 		errs.Add(diag.New(diag.Pos{File: file, Line: 1, Col: 1}, "front matter is not closed").WithHint("end it with a line ---"))
 		return nil, frontMatter{}, errs
 	}
-	p := &Page{Lang: lang, File: file, Body: body, BodyLine: 3 + bytes.Count(fm, []byte("\n")), Sum: sha256.Sum256(src)}
+	p := &Page{Lang: lang, File: file, Body: body, BodyLine: 3 + bytes.Count(fm, []byte("\n")), Sum: sum}
 	p, nodes, errs := fromFrontMatter(p, rel, fm, nil, fmc, encode)
 	return p, frontMatter{fm, nodes}, errs
 }

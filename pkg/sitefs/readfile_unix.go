@@ -13,7 +13,9 @@ import "golang.org/x/sys/unix"
 // for a regular file, fstat and two reads. ok is false whenever the fast
 // way does not apply (a link, a missing file, anything but a regular
 // file); the caller then takes the careful way, which names the problem.
-func readRegular(full string) (data []byte, ok bool, err error) {
+// A file of more than max bytes (max >= 0) is not read: its error is a
+// *TooLargeError, from the same fstat.
+func readRegular(full string, max int64) (data []byte, ok bool, err error) {
 	fd, err := unix.Open(full, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	for err == unix.EINTR {
 		fd, err = unix.Open(full, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
@@ -25,6 +27,9 @@ func readRegular(full string) (data []byte, ok bool, err error) {
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return nil, false, nil
+	}
+	if max >= 0 && st.Size > max {
+		return nil, true, &TooLargeError{Size: st.Size}
 	}
 	// One byte more than the size: a read that returns exactly the size
 	// fstat gave, asked for more, has reached the end, with no second read

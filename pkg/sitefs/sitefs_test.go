@@ -86,6 +86,48 @@ func TestReadFile(t *testing.T) {
 	}
 }
 
+// TestReadFileMax: a file larger than the bound is not read, on the fast
+// path and through a link alike: its error gives its size; a file at the
+// bound, or one refused for another reason, reads as ReadFile does.
+func TestReadFileMax(t *testing.T) {
+	root, _ := site(t)
+	f, err := New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "content/pl/blog/five.md"), []byte("12345"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("blog/five.md", filepath.Join(root, "content/pl/link.md")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name      string
+		max       int64
+		want, err string
+		size      int64 // of a *TooLargeError
+	}{
+		{name: "content/pl/blog/five.md", max: 5, want: "12345"},
+		{name: "content/pl/blog/five.md", max: -1, want: "12345"},
+		{name: "content/pl/blog/five.md", max: 4, size: 5},
+		{name: "content/pl/link.md", max: 5, want: "12345"},
+		{name: "content/pl/link.md", max: 4, size: 5},
+		{name: "content/pl/out.md", max: 4, err: "outside the site folder"},
+		{name: "content/pl/pipe.md", max: 4, err: "not a regular file"},
+	} {
+		b, err := f.ReadFileMax(tc.name, tc.max)
+		var tl *TooLargeError
+		switch {
+		case tc.size != 0 && (!errors.As(err, &tl) || tl.Size != tc.size || b != nil):
+			t.Errorf("ReadFileMax(%s, %d) = %q, %v; want a *TooLargeError of %d bytes", tc.name, tc.max, b, err, tc.size)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("ReadFileMax(%s, %d) = %q, %v; want an error with %q", tc.name, tc.max, b, err, tc.err)
+		case tc.size == 0 && tc.err == "" && (err != nil || string(b) != tc.want):
+			t.Errorf("ReadFileMax(%s, %d) = %q, %v; want %q", tc.name, tc.max, b, err, tc.want)
+		}
+	}
+}
+
 // TestForget: once a known folder is replaced by a link out of the site,
 // a read after Forget (as the dev server does before each rebuild) is
 // refused.
