@@ -46,6 +46,7 @@ import (
 	"sitegen/pkg/htmlmin"
 	"sitegen/pkg/i18n"
 	"sitegen/pkg/images"
+	"sitegen/pkg/internal/bufpool"
 	"sitegen/pkg/islands"
 	"sitegen/pkg/markdown"
 	"sitegen/pkg/output"
@@ -135,8 +136,9 @@ type Site struct {
 	copts         content.Options      // how the content files were parsed
 	imageFiles    map[string]bool      // the source images under assets/images (site paths)
 	md            *markdown.Converter
-	inlineHashes  []string  // CSP hashes of the <style>s and inline scripts the written pages carry (output.InlineHashes)
-	formSet       siteForms // the schemas of the site's forms (forms)
+	inlineHashes  []string     // CSP hashes of the <style>s and inline scripts the written pages carry (output.InlineHashes)
+	formSet       siteForms    // the schemas of the site's forms (forms)
+	dataBufs      bufpool.Pool // page data buffers of the pages written, for the next (forget)
 	// recordDeps: record what each render used (a dev session's).
 	recordDeps bool
 	// stableURLs, in a dev session, are the URLs the pages link for each

@@ -47,6 +47,10 @@ type rendered struct {
 	// kept: a page from the cache whose files the spare holds, all kept
 	// (pageCache.keep); it has no bytes and nothing to write.
 	kept bool
+	// res is the render html and main come from, whose buffer a build
+	// gives back once the page is written (forget); nil for a page from
+	// the cache.
+	res *render.Result
 }
 
 // renderEntry renders one entry with its page data, island manifest and
@@ -76,7 +80,7 @@ func (s *Site) renderEntry(ctx context.Context, e *route.Entry) (out rendered) {
 	}
 	data, rsc, err := s.pageData(e, res)
 	return rendered{entry: e, html: res.HTML, main: res.Main, mainAt: res.MainAt, data: data, rsc: rsc, islands: res.Islands, err: err,
-		deps: deps, pictures: res.Pictures, mainIslands: res.MainIslands, styles: output.InlineHashes(res.HTML)}
+		deps: deps, pictures: res.Pictures, mainIslands: res.MainIslands, styles: output.InlineHashes(res.HTML), res: res}
 }
 
 // pageData returns a rendered page's page data and, when its <main> has
@@ -88,7 +92,7 @@ func (s *Site) pageData(e *route.Entry, res *render.Result) (data, rsc []byte, e
 	}
 	names := output.IslandNames(manifest)
 	pd := output.NewPageData(s.plan, e, s.Hash, output.ParseHead(res.HTML), res.Main, names)
-	if data, err = output.JSONSized(pd, len(res.Main)+len(res.Main)/8+1024); err != nil {
+	if data, err = output.AppendJSON(s.dataBufs.Get(len(res.Main)+len(res.Main)/8+1024), pd); err != nil {
 		return nil, nil, err
 	}
 	if len(manifest) > 0 && s.Islands != nil {
@@ -99,6 +103,18 @@ func (s *Site) pageData(e *route.Entry, res *render.Result) (data, rsc []byte, e
 		rsc, err = output.JSON(m)
 	}
 	return data, rsc, err
+}
+
+// forget drops a written page's bytes, keeping what the report needs, and
+// gives its buffers back for the next pages to be rendered into (no
+// output.Writer keeps the bytes it was given, nor does the cache).
+func (s *Site) forget(r *rendered) {
+	if r.res != nil {
+		r.res.Release()
+	}
+	s.dataBufs.Put(r.data)
+	r.html, r.data, r.rsc, r.main, r.res = nil, nil, nil, "", nil
+	r.deps, r.pictures, r.mainIslands, r.pageData, r.sums = nil, nil, nil, nil, nil
 }
 
 // siteForms is the schema of every form the site declares, for the

@@ -53,9 +53,7 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 	}
 	done, err := s.renderEntries(ctx, entries, func(r *rendered) {
 		r.sliceErrs = s.placePage(r, out)
-		// Written: only what the report needs is kept.
-		r.html, r.data, r.rsc, r.main = nil, nil, nil, ""
-		r.deps, r.pictures, r.mainIslands, r.pageData, r.sums = nil, nil, nil, nil, nil
+		s.forget(r)
 	})
 	if err != nil {
 		return nil, err

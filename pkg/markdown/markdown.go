@@ -110,36 +110,42 @@ func (e *linkErrors) result(pos diag.Pos) diag.List {
 // Block converts Markdown to HTML. Links are passed through resolve; a link
 // that fails is a diagnostic at its line.
 func (c *Converter) Block(src Source, resolve Resolver) (string, diag.List) {
-	if d, bad := checkBounds(src); bad {
-		return "", diag.List{d}
+	b, errs := c.AppendBlock(nil, src, resolve)
+	if len(b) == 0 {
+		return "", errs
 	}
-	var out bufferWriter
+	// The buffer is this call's own and never written again: the string
+	// shares its bytes instead of copying them.
+	return unsafe.String(&b[0], len(b)), errs
+}
+
+// AppendBlock is Block with the HTML appended to dst: a caller's buffer,
+// which it may use again once it is done with the HTML.
+func (c *Converter) AppendBlock(dst []byte, src Source, resolve Resolver) ([]byte, diag.List) {
+	if d, bad := checkBounds(src); bad {
+		return dst, diag.List{d}
+	}
+	out := bufferWriter{bytes.NewBuffer(dst)}
 	out.Grow(len(src.Text) + len(src.Text)/4 + 64) // HTML is a little longer than its Markdown
 	errs := &linkErrors{}
 	pc := parser.NewContext(parser.WithIDs(newIDs()))
 	pc.Set(resolverKey, resolve)
 	pc.Set(errsKey, &sourceInfo{src: src, errs: errs})
-	if err := c.md.Convert(src.Text, &out, parser.WithContext(pc)); err != nil {
+	if err := c.md.Convert(src.Text, out, parser.WithContext(pc)); err != nil {
 		errs.list.Add(diag.New(src.Pos, "markdown: %v", err))
 	}
-	b := out.Bytes()
-	if len(b) == 0 {
-		return "", errs.result(src.Pos)
-	}
-	// The buffer is this call's own and never written again: the string
-	// shares its bytes instead of copying them.
-	return unsafe.String(&b[0], len(b)), errs.result(src.Pos)
+	return out.Bytes(), errs.result(src.Pos)
 }
 
 // bufferWriter is a bytes.Buffer that goldmark's renderer takes as its
 // util.BufWriter: it writes straight into the buffer instead of through a
 // bufio.Writer of its own (a 4 KB allocation and a copy per conversion).
-type bufferWriter struct{ bytes.Buffer }
+type bufferWriter struct{ *bytes.Buffer }
 
-var _ util.BufWriter = (*bufferWriter)(nil)
+var _ util.BufWriter = bufferWriter{}
 
-func (w *bufferWriter) Buffered() int { return 0 }
-func (w *bufferWriter) Flush() error  { return nil }
+func (w bufferWriter) Buffered() int { return 0 }
+func (w bufferWriter) Flush() error  { return nil }
 
 // CheckLinks parses src and passes every link and image destination through
 // resolve, as rendering does (reference-style links included, since the

@@ -107,13 +107,16 @@ func JSON(v any) ([]byte, error) { return JSONSized(v, 0) }
 
 // JSONSized is JSON with room for about size bytes made up front (a page's
 // data is a little more than its main HTML).
-func JSONSized(v any, size int) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.Grow(size)
-	enc := json.NewEncoder(&buf)
+func JSONSized(v any, size int) ([]byte, error) { return AppendJSON(make([]byte, 0, size), v) }
+
+// AppendJSON is JSON appended to dst (a caller's buffer, to be used again
+// once the bytes are written).
+func AppendJSON(dst []byte, v any) ([]byte, error) {
+	buf := bytes.NewBuffer(dst)
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return nil, err
+		return dst, err
 	}
 	return buf.Bytes(), nil
 }

@@ -10,7 +10,8 @@ import (
 
 // Writer is where a build puts its output: a Tree (a folder on disk,
 // replaced atomically) or a MemTree (check, the dev server, tests). A
-// build calls WriteFile from many goroutines at once.
+// build calls WriteFile from many goroutines at once, and uses data's
+// buffer again once WriteFile returns: a Writer keeps no part of it.
 type Writer interface {
 	WriteFile(rel string, data []byte) error
 	Files() int

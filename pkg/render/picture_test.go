@@ -176,7 +176,7 @@ func TestMainAt(t *testing.T) {
 		{"at main's end", []insertion{{m.mainEnd, "<e>"}}, m.mainStart},
 	}
 	for _, tt := range tests {
-		got := mainAt(m, "MM", tt.inserts)
+		got := mainAt(m, true, tt.inserts)
 		if got != tt.want {
 			t.Errorf("%s: %d, want %d", tt.name, got, tt.want)
 		}
@@ -184,7 +184,7 @@ func TestMainAt(t *testing.T) {
 			t.Errorf("%s: %q has no MM at %d", tt.name, html, got)
 		}
 	}
-	if got := mainAt(&pageMarks{}, "", nil); got != 0 {
+	if got := mainAt(&pageMarks{}, false, nil); got != 0 {
 		t.Errorf("no main: %d", got)
 	}
 }

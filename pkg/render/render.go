@@ -25,6 +25,7 @@ import (
 	"sitegen/pkg/diag"
 	"sitegen/pkg/htmlmin"
 	"sitegen/pkg/i18n"
+	"sitegen/pkg/internal/bufpool"
 	"sitegen/pkg/markdown"
 	"sitegen/pkg/output"
 	"sitegen/pkg/route"
@@ -123,6 +124,8 @@ type Renderer struct {
 	ssrCalls atomic.Int64
 	ssrNanos atomic.Int64
 	pageSize atomic.Int64 // the size of the last page rendered (a buffer size hint)
+	pageBufs bufpool.Pool // page buffers released (Result.Release) for the next pages
+	bodyBufs bufpool.Pool // the buffers of a build's page bodies, free once the page is rendered
 
 	// digests and files serve TraceDigest (see trace.go).
 	digests   sync.Map // file -> digest
@@ -158,6 +161,20 @@ type Result struct {
 	MainIslands []MainIsland
 	// Pictures are the pictures the page asked for, in order.
 	Pictures []PictureUse
+
+	pool *bufpool.Pool // where HTML's buffer goes back (Release); nil: none
+}
+
+// Release gives the page's buffer back to the renderer, for a later page
+// to be rendered into, once the caller is done with HTML and Main (Main
+// is a part of HTML): neither may be used afterwards, nor anything that
+// shares their bytes. A build releases each page once it is written; a
+// page kept (the dev server's) is never released.
+func (res *Result) Release() {
+	if res.pool != nil {
+		res.pool.Put(res.HTML)
+	}
+	res.HTML, res.Main, res.pool = nil, "", nil
 }
 
 // New reads the templates and checks them. When Options.Cache holds what
@@ -335,7 +352,7 @@ func (r *Renderer) cached(compute func() (v string, keep bool, err error), kind 
 		v, _, err := compute()
 		return v, err
 	}
-	k := cache.NewKey(append([][]byte{r.opts.CacheSalt, []byte(kind)}, parts...)...)
+	k := r.cacheKey(kind, parts...)
 	if b, ok := r.opts.Cache.Get(k); ok {
 		return string(b), nil
 	}
@@ -345,6 +362,12 @@ func (r *Renderer) cached(compute func() (v string, keep bool, err error), kind 
 		r.opts.Cache.Put(k, unsafe.Slice(unsafe.StringData(v), len(v)))
 	}
 	return v, err
+}
+
+// cacheKey is the key of a result of this kind kept in the persistent
+// cache, with the salt and parts it depends on.
+func (r *Renderer) cacheKey(kind string, parts ...[]byte) cache.Key {
+	return cache.NewKey(append([][]byte{r.opts.CacheSalt, []byte(kind)}, parts...)...)
 }
 
 // Render renders one entry.
@@ -377,15 +400,17 @@ func (r *Renderer) RenderDeps(ctx context.Context, e *route.Entry, deps Deps) (*
 	t := set.layouts[pg.Layout]
 	r.template(deps, pg.Layout, "base.html")
 	pc := r.pageContext(e, deps)
-	body, err := r.body(e, deps, set.st)
+	body, bodyBuf, err := r.body(e, deps, set.st)
 	if err != nil {
 		return nil, err
 	}
+	defer r.bodyBufs.Put(bodyBuf) // the page holds a copy of the body once written
 	pc.Page.Content = template.HTML(body)
-	var buf bytes.Buffer
-	buf.Grow(int(r.pageSize.Load()) + 4<<10) // pages of a site are alike in size
-	set.st.marks.out = &buf
-	if err := t.Execute(&buf, pc); err != nil { // base.html as the layout sees it
+	buf := bytes.NewBuffer(r.pageBufs.Get(int(r.pageSize.Load()) + 4<<10)) // pages of a site are alike in size
+	set.st.marks.out = buf
+	defer func() { set.st.marks.out = nil }()
+	if err := t.Execute(buf, pc); err != nil { // base.html as the layout sees it
+		r.pageBufs.Put(buf.Bytes())
 		var ne nestingError
 		if errors.As(err, &ne) {
 			return nil, PageError{Diagnostic: ne.Diagnostic, Page: pg.File}
@@ -394,7 +419,6 @@ func (r *Renderer) RenderDeps(ctx context.Context, e *route.Entry, deps Deps) (*
 	}
 	m := &set.st.marks
 	hydrated, eager := m.hydrated()
-	main := m.main()
 	page := buf.Bytes()
 	r.pageSize.Store(int64(len(page)))
 	// The script tags go in the script slot, the preloads of eager pictures
@@ -408,15 +432,27 @@ func (r *Renderer) RenderDeps(ctx context.Context, e *route.Entry, deps Deps) (*
 			inserts = append(inserts, insertion{i, links})
 		}
 	}
-	return &Result{HTML: insert(page, inserts), Main: main, MainAt: mainAt(m, main, inserts), Islands: hydrated,
-		MainIslands: m.mainIslands(), Pictures: set.st.pictures}, nil
+	res := &Result{HTML: insert(page, inserts), Islands: hydrated, MainIslands: m.mainIslands(), Pictures: set.st.pictures, pool: &r.pageBufs}
+	start, end, _ := m.main()
+	res.MainAt = mainAt(m, end > start, inserts)
+	switch {
+	case end == start: // none, or empty
+	case res.MainAt >= 0: // a part of the page as it stands: not copied
+		res.Main = unsafe.String(unsafe.SliceData(res.HTML[res.MainAt:]), end-start)
+	default: // something was inserted inside it
+		res.Main = string(page[start:end])
+	}
+	if len(inserts) > 0 { // the page was copied with them: its buffer is free
+		r.pageBufs.Put(page)
+	}
+	return res, nil
 }
 
 // mainAt is where the page's <main> HTML starts once inserts are made: its
 // place in the rendered page moved by what is inserted before it, or -1
 // when an insertion falls inside it.
-func mainAt(m *pageMarks, main string, inserts []insertion) int {
-	if main == "" {
+func mainAt(m *pageMarks, hasMain bool, inserts []insertion) int {
+	if !hasMain {
 		return 0
 	}
 	at := m.mainStart
@@ -488,7 +524,10 @@ func (r *Renderer) markdownOnce(st *execState, lang string, block bool, src mark
 }
 
 // body converts the page's Markdown body, or takes it from the body cache.
-func (r *Renderer) body(e *route.Entry, deps Deps, st *execState) (string, error) {
+// buf, when not nil, is the buffer that holds the body's HTML, for the
+// caller to give back (bodyBufs) once the page is written out of it: a
+// build's, which keeps no body (the dev server keeps them: Bodies).
+func (r *Renderer) body(e *route.Entry, deps Deps, st *execState) (body string, buf []byte, err error) {
 	pg := e.Page
 	bodies := r.opts.BodyFS
 	if bodies == nil {
@@ -496,7 +535,7 @@ func (r *Renderer) body(e *route.Entry, deps Deps, st *execState) (string, error
 	}
 	text, err := pg.LoadBody(bodies)
 	if err != nil {
-		return "", diag.New(diag.Pos{File: pg.File}, "%v", err)
+		return "", nil, diag.New(diag.Pos{File: pg.File}, "%v", err)
 	}
 	cache := r.opts.Bodies
 	if bytes.Contains(text, []byte("![")) {
@@ -507,7 +546,7 @@ func (r *Renderer) body(e *route.Entry, deps Deps, st *execState) (string, error
 			for _, k := range keys {
 				deps.add(k)
 			}
-			return html, nil
+			return html, nil, nil
 		}
 	}
 	used := Deps{}
@@ -520,46 +559,33 @@ func (r *Renderer) body(e *route.Entry, deps Deps, st *execState) (string, error
 			return images(dest, alt, title)
 		}
 	}
-	convert := func() (string, bool, error) {
-		out, list := r.opts.Markdown.Block(markdown.Source{Text: text, Pos: diag.Pos{File: pg.File, Line: pg.BodyLine, Col: 1}, Images: hook},
+	if r.opts.Bodies == nil {
+		buf = r.bodyBufs.Get(len(text) + len(text)/4 + 64)
+	}
+	// A page body is not compacted: goldmark leaves a line break after
+	// each block, which compaction would save (about 0.1% of the real
+	// site's bytes) at about 3% more CPU per build of a large site.
+	convert := func() (string, error) {
+		out, list := r.opts.Markdown.AppendBlock(buf, markdown.Source{Text: text, Pos: diag.Pos{File: pg.File, Line: pg.BodyLine, Col: 1}, Images: hook},
 			func(dest string) (string, error) {
 				u, err := r.opts.Plan.Resolve(e.Lang, dest)
 				r.link(used, e.Lang, u)
 				return u, err
 			})
+		buf = out
 		if len(list) > 0 {
-			return "", false, list
+			return "", list
 		}
-		// A page body is not compacted: goldmark leaves a line break
-		// after each block, which compaction would save (about 0.1% of the
-		// real site's bytes) at about 3% more CPU per build of a large site.
-		// A body that made pictures is not kept: making them writes
-		// variants and adds preloads.
-		return out, !usedImages, nil
+		return unsafe.String(unsafe.SliceData(out), len(out)), nil
 	}
-	var body string
 	if cache == nil && r.opts.Cache != nil {
-		// The persistent cache keeps the links a body resolved with it:
-		// "dep\ndep\x00html".
-		var v string
-		v, err = r.cached(func() (string, bool, error) {
-			out, keep, err := convert()
-			return strings.Join(used.Sorted(), "\n") + "\x00" + out, keep, err
-		}, "markdown-block-deps", []byte(e.Lang), text)
-		if err == nil {
-			keys, html, _ := strings.Cut(v, "\x00")
-			for _, k := range strings.Split(keys, "\n") {
-				if k != "" {
-					used.add(k)
-				}
-			}
-			body = html
-		}
+		body, err = r.cachedBody(e, text, used, convert, func() bool { return !usedImages })
 	} else {
-		body, _, err = convert()
+		body, err = convert()
 	}
 	if err != nil {
-		return "", err
+		r.bodyBufs.Put(buf)
+		return "", nil, err
 	}
 	for k := range used {
 		deps.add(k)
@@ -567,7 +593,30 @@ func (r *Renderer) body(e *route.Entry, deps Deps, st *execState) (string, error
 	if cache != nil {
 		cache.PutBody(e, body, used.Sorted())
 	}
-	return body, nil
+	return body, buf, nil
+}
+
+// cachedBody is a page body from the persistent cache, which keeps with
+// it the links it resolved ("dep\ndep\x00html", recorded in used), or
+// converted and kept there; a body that made pictures is not kept (making
+// them writes variants and adds preloads: keep tells, once converted).
+func (r *Renderer) cachedBody(e *route.Entry, text []byte, used Deps, convert func() (string, error), keep func() bool) (string, error) {
+	k := r.cacheKey("markdown-block-deps", []byte(e.Lang), text)
+	if b, ok := r.opts.Cache.Get(k); ok { // the cache's own copy: shared, not copied again
+		keys, html, _ := strings.Cut(unsafe.String(unsafe.SliceData(b), len(b)), "\x00")
+		for _, k := range strings.Split(keys, "\n") {
+			if k != "" {
+				used.add(k)
+			}
+		}
+		return html, nil
+	}
+	html, err := convert()
+	if err == nil && keep() {
+		// Put copies the parts into the segment: html's bytes, unchanged.
+		r.opts.Cache.Put(k, []byte(strings.Join(used.Sorted(), "\n")), []byte{0}, unsafe.Slice(unsafe.StringData(html), len(html)))
+	}
+	return html, err
 }
 
 // PageScripts returns the URLs of every script a page with these hydrated

@@ -81,12 +81,13 @@ func (st *execState) mark(end bool) string {
 	return ""
 }
 
-// main returns what the page rendered inside <main>.
-func (m *pageMarks) main() string {
+// main returns where in out the page rendered the inside of <main>, and
+// whether it has one.
+func (m *pageMarks) main() (start, end int, ok bool) {
 	if !m.hasStart || !m.hasEnd || m.out == nil || m.mainEnd < m.mainStart || m.mainEnd > m.out.Len() {
-		return ""
+		return 0, 0, false
 	}
-	return string(m.out.Bytes()[m.mainStart:m.mainEnd])
+	return m.mainStart, m.mainEnd, true
 }
 
 // hydrated returns the names of the islands that hydrate on the page, and
