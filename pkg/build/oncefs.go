@@ -34,8 +34,8 @@ func (o *onceFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir
 
 // ReadPage reads a page file through the recorder below
 // (content.PageReader; pages are read once anyway: not kept).
-func (o *onceFS) ReadPage(name, id string, max int64) ([]byte, [32]byte, error) {
-	return o.fsys.ReadPage(name, id, max)
+func (o *onceFS) ReadPage(buf []byte, name, id string, max int64) ([]byte, [32]byte, error) {
+	return o.fsys.ReadPage(buf, name, id, max)
 }
 
 // ReadFile returns the file's bytes, read at the first call; callers must

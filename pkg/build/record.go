@@ -186,11 +186,11 @@ func (f *recFS) ReadFile(name string) ([]byte, error) {
 // same digest stands for the record and for the page (Page.Sum). A larger
 // file is not read; what is recorded of it is its kind and size, as a Stat
 // records them.
-func (f *recFS) ReadPage(name, id string, max int64) ([]byte, [32]byte, error) {
+func (f *recFS) ReadPage(buf []byte, name, id string, max int64) ([]byte, [32]byte, error) {
 	if id == "" {
 		id = f.rec.id(name)
 	}
-	b, err := readFileMax(f.fsys, name, max)
+	b, err := readFileBuf(f.fsys, buf, name, max)
 	var tl *sitefs.TooLargeError
 	switch {
 	case errors.As(err, &tl):
@@ -205,13 +205,14 @@ func (f *recFS) ReadPage(name, id string, max int64) ([]byte, [32]byte, error) {
 	return b, sum, nil
 }
 
-// readFileMax reads a file of fsys of at most max bytes: a larger one is
-// not read (a *sitefs.TooLargeError).
-func readFileMax(fsys fs.FS, name string, max int64) ([]byte, error) {
+// readFileBuf reads a file of fsys of at most max bytes (a larger one is
+// not read: a *sitefs.TooLargeError), into buf when fsys can and buf has
+// room (sitefs.FS.ReadFileBuf).
+func readFileBuf(fsys fs.FS, buf []byte, name string, max int64) ([]byte, error) {
 	if r, ok := fsys.(interface {
-		ReadFileMax(string, int64) ([]byte, error)
+		ReadFileBuf([]byte, string, int64) ([]byte, error)
 	}); ok {
-		return r.ReadFileMax(name, max)
+		return r.ReadFileBuf(buf, name, max)
 	}
 	if st, err := fs.Stat(fsys, name); err == nil && st.Mode().IsRegular() && st.Size() > max {
 		return nil, &sitefs.TooLargeError{Size: st.Size()}

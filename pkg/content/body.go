@@ -45,22 +45,39 @@ func (p *Page) dropBody() {
 // LoadBody returns the page's Markdown body: Body when it is held, else the
 // body read again from p.File in fsys (the tree Load read it from).
 func (p *Page) LoadBody(fsys fs.FS) ([]byte, error) {
+	body, _, err := p.LoadBodyBuf(fsys, nil)
+	return body, err
+}
+
+// LoadBodyBuf is LoadBody reading the file into buf when fsys can and buf
+// has room (sitefs.FS.ReadFileBuf); read is the buffer the file was read
+// into (nil when the body is held), which the caller may use again once it
+// is done with the body.
+func (p *Page) LoadBodyBuf(fsys fs.FS, buf []byte) (body, read []byte, err error) {
 	if !p.lazy.dropped {
-		return p.Body, nil
+		return p.Body, nil, nil
 	}
-	src, err := fs.ReadFile(fsys, p.File)
+	var src []byte
+	if r, ok := fsys.(interface {
+		ReadFileBuf([]byte, string, int64) ([]byte, error)
+	}); ok {
+		src, err = r.ReadFileBuf(buf, p.File, -1)
+	} else {
+		src, err = fs.ReadFile(fsys, p.File)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the page again: %w", err)
+		return nil, nil, fmt.Errorf("cannot read the page again: %w", err)
 	}
+	read = src
 	src = normalize(src)
 	if len(src) < p.lazy.len {
-		return nil, errChanged
+		return nil, read, errChanged
 	}
-	body := src[len(src)-p.lazy.len:]
+	body = src[len(src)-p.lazy.len:]
 	if crc32.Checksum(body, crcTable) != p.lazy.sum {
-		return nil, errChanged
+		return nil, read, errChanged
 	}
-	return body, nil
+	return body, read, nil
 }
 
 var errChanged = errors.New("the file changed during the build; build again")

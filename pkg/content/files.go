@@ -87,12 +87,18 @@ func tooLarge(file string, size int64) diag.Diagnostic {
 // Parse reads and parses the file, filling Page, Sets or Strings and Errs.
 // A panic (a bug) becomes an internal error at the file instead of ending
 // the process.
-func (f *SourceFile) Parse(fsys fs.FS, opts Options) {
+func (f *SourceFile) Parse(fsys fs.FS, opts Options) { f.parse(fsys, opts, nil) }
+
+// parse is Parse reading a page file into buf when it has room; it returns
+// the buffer the file was read into when nothing kept a part of it (a page
+// whose body was dropped: LazyBodies), for the next file, else nil.
+func (f *SourceFile) parse(fsys fs.FS, opts Options, buf []byte) (free []byte) {
 	f.Page, f.Sets, f.Strings, f.Errs = nil, nil, nil, nil
 	defer func() {
 		if v := recover(); v != nil {
 			f.Page, f.Sets, f.Strings, f.Errs = nil, nil, nil, nil
 			f.Errs.Addf(diag.Pos{File: f.Path}, "internal error while reading this file: %v (this is a bug in sitegen; please report it)", v)
+			free = nil
 		}
 	}()
 	if f.Kind == KindOther {
@@ -105,46 +111,55 @@ func (f *SourceFile) Parse(fsys fs.FS, opts Options) {
 		id = opts.Pages.Identity(f.Path)
 		if k, ok := opts.Pages.Known(f.Path, id); ok && id != "" {
 			f.knownPage(k, opts)
-			return
+			return buf
 		}
 	}
 	var src []byte
 	var sum [32]byte
 	var err error
 	if f.Kind == KindPage {
-		src, sum, err = readPage(fsys, f.Path, id)
+		src, sum, err = readPage(fsys, buf, f.Path, id)
 	} else {
 		src, err = fs.ReadFile(fsys, f.Path)
 	}
 	var tl *sitefs.TooLargeError
 	if errors.As(err, &tl) {
 		f.Errs.Add(tooLarge(f.Path, tl.Size))
-		return
+		return buf
 	}
 	if err != nil {
 		f.Errs.Addf(diag.Pos{File: f.Path}, "cannot read: %v", err)
-		return
+		return buf
 	}
 	if f.Kind == KindPage && len(src) > MaxPageBytes { // it grew since
 		f.Errs.Add(tooLarge(f.Path, int64(len(src))))
-		return
+		return nil
 	}
 	if at, off, bad := invalidUTF8(f.Path, src); bad {
 		f.Errs.Add(diag.New(at, "invalid UTF-8 (byte 0x%02x): content must be UTF-8 text", src[off]).
 			WithHint("save the file as UTF-8 in your editor"))
-		return
+		return nil
 	}
 	switch f.Kind {
 	case KindPage:
 		var fm frontMatter
 		f.Page, fm, f.Errs = parsePage(f.Path, f.Lang, f.Rel, src, sum, opts.FrontMatter, id != "")
-		if pg := f.Page; pg != nil {
-			if id != "" { // LazyBodies: the body is dropped here, its place kept once
-				pg.dropBody()
-				opts.Pages.Remember(f.Path, id, KnownPage{FrontMatter: fm.text, Nodes: fm.nodes, BodyLine: pg.BodyLine,
-					BodyLen: pg.lazy.len, BodyCRC: pg.lazy.sum, Sum: pg.Sum})
-			}
-			f.pageDone(opts)
+		pg := f.Page
+		if pg == nil {
+			return nil
+		}
+		if opts.LazyBodies { // the body is dropped here, its place kept once
+			pg.dropBody()
+		}
+		if id != "" { // with LazyBodies
+			opts.Pages.Remember(f.Path, id, KnownPage{FrontMatter: fm.text, Nodes: fm.nodes, BodyLine: pg.BodyLine,
+				BodyLen: pg.lazy.len, BodyCRC: pg.lazy.sum, Sum: pg.Sum})
+		}
+		f.pageDone(opts)
+		if opts.LazyBodies {
+			// Nothing holds a part of src: the front matter's values are
+			// copies (yaml.v3, packStrings), the body was dropped.
+			return src
 		}
 	case KindData:
 		base := strings.TrimSuffix(strings.TrimSuffix(path.Base(f.Rel), ".yaml"), ".yml")
@@ -155,23 +170,26 @@ func (f *SourceFile) Parse(fsys fs.FS, opts Options) {
 	case KindStrings:
 		f.Strings, f.Errs = parseStrings(f.Path, src)
 	}
+	return nil
 }
 
-// PageReader is a file system that reads a page file in one go: at most
-// max bytes of it (a larger file is not read, and its error is a
-// *sitefs.TooLargeError), with the SHA-256 of the bytes read (Page.Sum).
+// PageReader is a file system that reads a page file in one go, into buf
+// when it has room: at most max bytes of it (a larger file is not read,
+// and its error is a *sitefs.TooLargeError), with the SHA-256 of the bytes
+// read (Page.Sum).
 // id, when not "", is the file's identity PageFiles.Identity took before
 // the read. The build's input recorder is one: it records the file with
 // that identity and digest, where a Stat before the read and a digest of
 // its own stated the file three times and hashed it twice.
 type PageReader interface {
-	ReadPage(name, id string, max int64) ([]byte, [32]byte, error)
+	ReadPage(buf []byte, name, id string, max int64) ([]byte, [32]byte, error)
 }
 
-// readPage reads a page file of fsys for Parse, with its digest.
-func readPage(fsys fs.FS, name, id string) ([]byte, [32]byte, error) {
+// readPage reads a page file of fsys for Parse, with its digest, into buf
+// when fsys can.
+func readPage(fsys fs.FS, buf []byte, name, id string) ([]byte, [32]byte, error) {
 	if r, ok := fsys.(PageReader); ok {
-		return r.ReadPage(name, id, MaxPageBytes)
+		return r.ReadPage(buf, name, id, MaxPageBytes)
 	}
 	if st, err := fs.Stat(fsys, name); err == nil && st.Size() > MaxPageBytes {
 		return nil, [32]byte{}, &sitefs.TooLargeError{Size: st.Size()}

@@ -123,11 +123,11 @@ func Read(ctx context.Context, fsys fs.FS, opts Options) (files []SourceFile, er
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// The reader's buffer, used again for the next file while
+			// nothing keeps a part of what it holds (parse says so).
+			var buf []byte
 			for i := range next {
-				files[i].Parse(fsys, opts)
-				if opts.LazyBodies && files[i].Page != nil {
-					files[i].Page.dropBody()
-				}
+				buf = files[i].parse(fsys, opts, buf)
 			}
 		}()
 	}

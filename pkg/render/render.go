@@ -126,6 +126,7 @@ type Renderer struct {
 	pageSize atomic.Int64 // the size of the last page rendered (a buffer size hint)
 	pageBufs bufpool.Pool // page buffers released (Result.Release) for the next pages
 	bodyBufs bufpool.Pool // the buffers of a build's page bodies, free once the page is rendered
+	readBufs bufpool.Pool // the buffers page files are read again into (LoadBodyBuf), free once converted
 
 	// digests and files serve TraceDigest (see trace.go).
 	digests   sync.Map // file -> digest
@@ -533,7 +534,8 @@ func (r *Renderer) body(e *route.Entry, deps Deps, st *execState) (body string, 
 	if bodies == nil {
 		bodies = r.opts.FS
 	}
-	text, err := pg.LoadBody(bodies)
+	text, read, err := pg.LoadBodyBuf(bodies, r.readBufs.Get(0))
+	defer r.readBufs.Put(read) // the body's HTML and the cache's key are made of text once this returns
 	if err != nil {
 		return "", nil, diag.New(diag.Pos{File: pg.File}, "%v", err)
 	}

@@ -14,8 +14,9 @@ import "golang.org/x/sys/unix"
 // way does not apply (a link, a missing file, anything but a regular
 // file); the caller then takes the careful way, which names the problem.
 // A file of more than max bytes (max >= 0) is not read: its error is a
-// *TooLargeError, from the same fstat.
-func readRegular(full string, max int64) (data []byte, ok bool, err error) {
+// *TooLargeError, from the same fstat. The bytes are read into buf when it
+// has room for them.
+func readRegular(full string, buf []byte, max int64) (data []byte, ok bool, err error) {
 	fd, err := unix.Open(full, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	for err == unix.EINTR {
 		fd, err = unix.Open(full, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
@@ -36,7 +37,9 @@ func readRegular(full string, max int64) (data []byte, ok bool, err error) {
 	// to see it. Anything else (a file that grew or shrank meanwhile) reads
 	// on until a read returns nothing.
 	size := int(st.Size)
-	data = make([]byte, 0, size+1)
+	if data = buf[:0]; cap(data) < size+1 {
+		data = make([]byte, 0, size+1)
+	}
 	for {
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"unsafe"
 )
 
 // site makes a site folder with a regular file, links inside and outside
@@ -124,6 +125,33 @@ func TestReadFileMax(t *testing.T) {
 			t.Errorf("ReadFileMax(%s, %d) = %q, %v; want an error with %q", tc.name, tc.max, b, err, tc.err)
 		case tc.size == 0 && tc.err == "" && (err != nil || string(b) != tc.want):
 			t.Errorf("ReadFileMax(%s, %d) = %q, %v; want %q", tc.name, tc.max, b, err, tc.want)
+		}
+	}
+}
+
+// TestReadFileBuf: a file is read into the caller's buffer when it has
+// room for it (one byte more than the file, for the read that sees the
+// end), into a new one when not; either way the bytes are the file's.
+func TestReadFileBuf(t *testing.T) {
+	root, _ := site(t)
+	f, err := New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "content/pl/blog/five.md"), []byte("12345"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		room   int
+		shared bool
+	}{{room: 64, shared: true}, {room: 6, shared: true}, {room: 5}, {room: 0}} {
+		buf := make([]byte, 0, tc.room)
+		b, err := f.ReadFileBuf(buf, "content/pl/blog/five.md", -1)
+		if err != nil || string(b) != "12345" {
+			t.Fatalf("ReadFileBuf(room %d) = %q, %v", tc.room, b, err)
+		}
+		if shared := tc.room > 0 && unsafe.SliceData(b) == unsafe.SliceData(buf); shared != tc.shared {
+			t.Errorf("ReadFileBuf(room %d): read into the buffer %t, want %t", tc.room, shared, tc.shared)
 		}
 	}
 }
