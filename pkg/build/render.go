@@ -92,9 +92,7 @@ func (s *Site) pageData(e *route.Entry, res *render.Result) (data, rsc []byte, e
 	}
 	names := output.IslandNames(manifest)
 	pd := output.NewPageData(s.plan, e, s.Hash, output.ParseHead(res.HTML), res.Main, names)
-	if data, err = output.AppendJSON(s.dataBufs.Get(len(res.Main)+len(res.Main)/8+1024), pd); err != nil {
-		return nil, nil, err
-	}
+	data = pd.AppendJSON(s.dataBufs.Get(len(res.Main) + len(res.Main)/8 + 1024))
 	if len(manifest) > 0 && s.Islands != nil {
 		m := output.RSC{Path: e.URL, Modules: s.Islands.ModulePreloads(names), Islands: manifest}
 		if l := s.Islands.Scripts(names); len(l) > 0 {

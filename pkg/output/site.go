@@ -103,20 +103,12 @@ func localeOf(plan *route.Plan, lang string) (string, bool) {
 // JSON encodes v deterministically. The files it makes are fetched as JSON,
 // never inlined into HTML, so '<', '>' and '&' stay as they are: escaping
 // them as \u003c... would grow a page's HTML in its page data by a sixth.
-func JSON(v any) ([]byte, error) { return JSONSized(v, 0) }
-
-// JSONSized is JSON with room for about size bytes made up front (a page's
-// data is a little more than its main HTML).
-func JSONSized(v any, size int) ([]byte, error) { return AppendJSON(make([]byte, 0, size), v) }
-
-// AppendJSON is JSON appended to dst (a caller's buffer, to be used again
-// once the bytes are written).
-func AppendJSON(dst []byte, v any) ([]byte, error) {
-	buf := bytes.NewBuffer(dst)
-	enc := json.NewEncoder(buf)
+func JSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return dst, err
+		return nil, err
 	}
 	return buf.Bytes(), nil
 }
