@@ -283,15 +283,19 @@ func ensureDir(p string) error {
 }
 
 // pruneSpare removes from the spare every file and folder of its old index
-// that the new tree does not have (its files are those written or kept,
+// that the new tree does not have (its files are names, written or kept,
 // dirs its folders), and returns them.
-func (t *Tree) pruneSpare(dirs map[string]bool) ([]string, error) {
+func (t *Tree) pruneSpare(names []string, dirs map[string]bool) ([]string, error) {
 	if t.reuse == nil {
 		return nil, nil
 	}
+	files := make(map[string]bool, len(names))
+	for _, n := range names {
+		files[n] = true
+	}
 	var staleDirs, removed []string
 	for n, r := range t.reuse.recs {
-		if _, written := t.written[n]; written || t.kept[n] || dirs[n] || n == ManifestName { // the manifest is written after
+		if files[n] || dirs[n] || n == ManifestName { // the manifest is written after
 			continue
 		}
 		removed = append(removed, n)
@@ -318,18 +322,26 @@ func (t *Tree) pruneSpare(dirs map[string]bool) ([]string, error) {
 	return removed, nil
 }
 
-// index returns the index of the finished tree, whose folders are dirs
-// (before it is swapped: the root is recorded after). A tree staged anew
-// states every folder. A tree staged in the spare takes the spare's index,
-// checked when the build began, and changes it where the build did: the
-// files it wrote or removed, the folders it made, and the folders whose
-// entries changed are stated again; the rest (on a small edit, nearly
-// every entry) is as the spare's index says.
-func (t *Tree) index(dirs map[string]bool, removed []string) (*treeIndex, error) {
+// written are the files of a finished tree that reuses, written or kept
+// (Tree.recs), with the record of its manifest.
+type written struct {
+	names    []string
+	recs     []record
+	manifest record
+}
+
+// index returns the index of the finished tree, whose files are w and
+// folders dirs (before it is swapped: the root is recorded after). A tree
+// staged anew states every folder. A tree staged in the spare takes the
+// spare's index, checked when the build began, and changes it where the
+// build did: the files it wrote or removed, the folders it made, and the
+// folders whose entries changed are stated again; the rest (on a small
+// edit, nearly every entry) is as the spare's index says.
+func (t *Tree) index(w written, dirs map[string]bool, removed []string) (*treeIndex, error) {
 	var x *treeIndex
 	stat := map[string]bool{} // the folders to state
 	if t.reuse == nil {
-		x = &treeIndex{recs: make(map[string]record, len(t.written)+len(dirs))}
+		x = &treeIndex{recs: make(map[string]record, len(w.names)+len(dirs)+1)}
 		for d := range dirs {
 			stat[d] = true
 		}
@@ -339,7 +351,10 @@ func (t *Tree) index(dirs map[string]bool, removed []string) (*treeIndex, error)
 			delete(x.recs, n)
 			stat[path.Dir(n)] = true
 		}
-		for n := range t.written {
+		for _, n := range w.names {
+			if t.kept[n] {
+				continue
+			}
 			stat[path.Dir(n)] = true
 			// A folder the spare did not have as a folder is new, and so
 			// is its parent's entry for it.
@@ -351,8 +366,13 @@ func (t *Tree) index(dirs map[string]bool, removed []string) (*treeIndex, error)
 			}
 		}
 	}
-	for n, r := range t.written {
-		x.recs[n] = r
+	for i, n := range w.names {
+		if !t.kept[n] { // a kept file's record is the spare's, in x already
+			x.recs[n] = w.recs[i]
+		}
+	}
+	if !t.kept[ManifestName] {
+		x.recs[ManifestName] = w.manifest
 	}
 	names := make([]string, 0, len(stat))
 	for d := range stat {

@@ -82,8 +82,13 @@ type Tree struct {
 	// a large site does not keep a map entry per page.
 	dirs map[string]bool
 	// names are the written paths, each ended by a 0 byte, for the
-	// manifest: one growing block rather than a string per file.
+	// manifest: one growing block rather than a string per file. recs,
+	// in a tree that reuses, are their records in the same order (the
+	// index's: a file kept from the spare is in kept, its record is the
+	// spare's): a block without pointers, which the collector does not
+	// scan, where a map by path held a string and an entry per file.
 	names  []byte
+	recs   []record
 	files  int
 	bytes  int64
 	unlock func()
@@ -107,14 +112,12 @@ type Tree struct {
 	// A tree that reuses (BeginOptions.Reuse; see keepPrefix): keep is
 	// the keep folder; reuse the index of the spare the tree is staged in
 	// (nil: a new folder); prevLive the index of the tree at final, which
-	// becomes the spare; kept the files left as the spare held them,
-	// written the others (both guarded by mu); input and report what
-	// Record gave.
+	// becomes the spare; kept the files left as the spare held them
+	// (guarded by mu); input and report what Record gave.
 	keep     string
 	reuse    *treeIndex
 	prevLive *treeIndex
 	kept     map[string]bool
-	written  map[string]record // the files written, as written (with their Sum)
 	input    string
 	report   []byte
 	sources  []byte
@@ -210,7 +213,6 @@ func (t *Tree) startIndex(spare *treeIndex, last *Last) {
 	t.reuse = spare
 	t.prevLive = liveIndexOf(t.final, last)
 	t.kept = map[string]bool{}
-	t.written = map[string]record{}
 }
 
 // Recover cleans up after a build into dir that was interrupted: when dir is
@@ -400,7 +402,7 @@ func (t *Tree) Keep(rel string, size int, sum [16]byte) bool {
 		return false
 	}
 	t.kept[rel] = true
-	t.added(rel, size)
+	t.added(rel, size, record{})
 	return true
 }
 
@@ -433,18 +435,26 @@ func (t *Tree) write(rel string, data []byte, sum *[16]byte) error {
 			}
 		}
 	}
-	if err := t.put(rel, data, sum); err != nil {
+	r, kept, err := t.put(rel, data, sum)
+	if err != nil {
 		return err
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.added(rel, len(data))
+	if kept {
+		t.kept[rel] = true
+	}
+	t.added(rel, len(data), r)
 	return nil
 }
 
-// added counts a file of the tree (t.mu held).
-func (t *Tree) added(rel string, size int) {
+// added counts a file of the tree, with its record in a tree that reuses
+// (t.mu held).
+func (t *Tree) added(rel string, size int, r record) {
 	t.names = append(append(t.names, rel...), 0)
+	if t.keep != "" {
+		t.recs = append(t.recs, r)
+	}
 	t.files++
 	t.bytes += int64(size)
 	t.step(StepWriting)
@@ -464,12 +474,13 @@ func (t *Tree) startWrite() bool {
 }
 
 // put writes one file of the tree, or leaves it when the spare the tree is
-// staged in holds these bytes there already; known, when set, is
-// Sum(data).
-func (t *Tree) put(rel string, data []byte, known *[16]byte) error {
+// staged in holds these bytes there already (kept); known, when set, is
+// Sum(data). In a tree that reuses, r is the file's record as written,
+// with its Sum, for the index.
+func (t *Tree) put(rel string, data []byte, known *[16]byte) (r record, kept bool, err error) {
 	p := filepath.Join(t.tmp, filepath.FromSlash(rel))
 	if t.keep == "" {
-		return writeNewFile(p, data)
+		return record{}, false, writeNewFile(p, data)
 	}
 	var sum [16]byte
 	if known != nil {
@@ -477,28 +488,19 @@ func (t *Tree) put(rel string, data []byte, known *[16]byte) error {
 	} else {
 		sum = Sum(data)
 	}
-	keep := t.reusable(rel, len(data), sum)
-	if !keep && t.reuse != nil {
+	if t.reusable(rel, len(data), sum) {
+		return record{sum: sum}, true, nil
+	}
+	if t.reuse != nil {
 		if err := replaceEntry(p); err != nil {
-			return err
+			return record{}, false, err
 		}
 	}
-	var r record
-	if !keep {
-		var err error
-		if r, err = writeNewFileStat(p, data, true); err != nil {
-			return err
-		}
+	if r, err = writeNewFileStat(p, data, true); err != nil {
+		return record{}, false, err
 	}
 	r.sum = sum
-	t.mu.Lock()
-	if keep {
-		t.kept[rel] = true
-	} else {
-		t.written[rel] = r
-	}
-	t.mu.Unlock()
-	return nil
+	return r, false, nil
 }
 
 // mkdir creates dir with one system call when its parent exists (Prepare
@@ -622,7 +624,8 @@ func (t *Tree) finishTree() (*treeIndex, error) {
 		names = append(names, unsafe.String(&rest[0], i))
 		rest = rest[i+1:]
 	}
-	t.names = nil
+	recs := t.recs
+	t.names, t.recs = nil, nil
 	// The manifest is made while the spare is pruned (it lists the files
 	// sorted: a copy of the names is).
 	type manifest struct {
@@ -641,19 +644,25 @@ func (t *Tree) finishTree() (*treeIndex, error) {
 	var pruneErr error
 	if t.keep != "" {
 		dirs = parents(names, ManifestName)
-		removed, pruneErr = t.pruneSpare(dirs)
+		removed, pruneErr = t.pruneSpare(names, dirs)
 	}
 	m := <-made
 	if err := cmp.Or(m.err, pruneErr); err != nil {
 		return nil, err
 	}
-	if err := t.put(ManifestName, m.b, nil); err != nil {
+	mrec, kept, err := t.put(ManifestName, m.b, nil)
+	if err != nil {
 		return nil, fmt.Errorf("write the output manifest: %w", err)
 	}
 	if t.keep == "" {
 		return nil, nil
 	}
-	return t.index(dirs, removed)
+	t.mu.Lock()
+	if kept {
+		t.kept[ManifestName] = true
+	}
+	t.mu.Unlock()
+	return t.index(written{names, recs, mrec}, dirs, removed)
 }
 
 // swap exchanges the new tree with the output in place and returns where
