@@ -13,6 +13,13 @@
 #
 # Peers other than sitegen run only if installed: SETUP=1 runs the harness's
 # setup.sh in the disk copy first (about 6 minutes: Hugo is compiled).
+#
+# SITEGEN_BIN=path times that sitegen binary instead of building this
+# checkout's. SITEGEN_ALSO="NAME=path ..." adds more sitegen binaries as
+# peers of their own, sitegen-NAME (each with its own project, so no two
+# share a cache or an output), interleaved with the others when named:
+#
+#   SITEGEN_ALSO="before=/tmp/sitegen-old" run.sh --ram 25000 sitegen sitegen-before hugo
 # Every other setting (RUNS, QUIET_WAIT, SETTLE, TIMEOUT, ...) goes to
 # bench.sh as it is; see the head of ../shared/bench/bench.sh.
 set -euo pipefail
@@ -59,6 +66,14 @@ else
 fi
 cp -r "$here/sitegen/." "$work/peers/sitegen/"
 cp "$here/sitegen.sh" "$work/peers.d/sitegen.sh"
+for also in ${SITEGEN_ALSO:-}; do
+  name=${also%%=*} bin=${also#*=}
+  mkdir -p "$work/peers/sitegen-$name"
+  cp "$bin" "$work/peers/bin/sitegen-$name"
+  cp -r "$here/sitegen/." "$work/peers/sitegen-$name/"
+  sed -e "s#peers/bin/sitegen\b#peers/bin/sitegen-$name#g" -e "s#^DIR=\$ROOT/peers/sitegen\$#DIR=\$ROOT/peers/sitegen-$name#" \
+    "$here/sitegen.sh" > "$work/peers.d/sitegen-$name.sh"
+done
 (cd "$work" && ./bench.sh "$N" "${peers[@]}")
 res=$(ls -d "$work"/results/*-N"$N" | sort | tail -1)
 where="the harness's default folder ($work, $(df --output=fstype "$work" | tail -1))"
