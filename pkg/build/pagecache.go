@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"sitegen/pkg/cache"
+	"sitegen/pkg/internal/bufpool"
 	"sitegen/pkg/internal/wire"
 	"sitegen/pkg/render"
 	"sitegen/pkg/route"
@@ -39,6 +40,10 @@ type pageCache struct {
 	// formDigest is the digest of the site's form schemas (Site.forms): a
 	// page checked against them needs no check again.
 	formDigest func() string
+
+	// entryBufs are the buffers pages' entries are encoded into, free
+	// once Put has copied them.
+	entryBufs bufpool.Pool
 
 	hits, renders atomic.Int64
 	mu            sync.Mutex
@@ -150,7 +155,7 @@ func (c *pageCache) done(r *rendered) {
 		return
 	}
 	pe := pageEntry{HTML: r.html, Main: [2]int{off, len(r.main)}, Islands: r.islands, MainIslands: r.mainIslands, Pictures: r.pictures,
-		FormChecked: r.formChecked, Styles: r.styles, Sums: *r.sums}
+		FormChecked: r.formChecked, Styles: r.styles, Sums: *r.sums, Trace: make([]traceItem, 0, len(r.deps))}
 	for _, k := range r.deps.Sorted() {
 		d, ok := c.r.TraceDigest(k)
 		if !ok {
@@ -158,7 +163,9 @@ func (c *pageCache) done(r *rendered) {
 		}
 		pe.Trace = append(pe.Trace, traceItem{k, d})
 	}
-	parts, err := pe.encode()
+	buf := c.entryBufs.Get(64*len(pe.Trace) + 256)
+	defer func() { c.entryBufs.Put(buf) }()
+	parts, err := pe.encode(buf)
 	if err != nil {
 		return
 	}
@@ -186,9 +193,10 @@ func (c *pageCache) stats() (rendered int, urls []string, cached int) {
 }
 
 // encode writes the entry as length-prefixed fields (a page is read back in
-// every warm build: this is several times cheaper to decode than gob). The
-// page's bytes are not copied: the parts are written one after the other.
-func (pe *pageEntry) encode() ([][]byte, error) {
+// every warm build: this is several times cheaper to decode than gob), its
+// first part into buf. The page's bytes are not copied: the parts are
+// written one after the other.
+func (pe *pageEntry) encode(buf []byte) ([][]byte, error) {
 	pics, err := json.Marshal(pe.Pictures)
 	if err != nil {
 		return nil, err
@@ -198,7 +206,7 @@ func (pe *pageEntry) encode() ([][]byte, error) {
 		return nil, err
 	}
 	var parts [][]byte
-	b := make([]byte, 0, 64*len(pe.Trace)+256)
+	b := buf[:0]
 	put := func(v []byte) {
 		b = binary.AppendUvarint(b, uint64(len(v)))
 		if len(v) > 1024 { // a page's bytes: a part of their own

@@ -23,7 +23,7 @@ func TestPageEntryRoundTrip(t *testing.T) {
 		{Main: [2]int{1, 0}, Pictures: []render.PictureUse{}, Sums: *newPageSums([]byte("x"), []byte("{}"), nil)},
 	}
 	for i, pe := range tests {
-		parts, err := pe.encode()
+		parts, err := pe.encode(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +47,7 @@ func TestPageEntryRoundTrip(t *testing.T) {
 	}
 	// <main> placed past the end of the HTML.
 	pe := pageEntry{Main: [2]int{20, 0}, Sums: *newPageSums([]byte("<main></main>"), []byte("{}"), nil)}
-	parts, _ := pe.encode()
+	parts, _ := pe.encode(nil)
 	if new(pageEntry).decode(bytes.Join(parts, nil)) {
 		t.Error("an entry whose <main> lies outside its HTML was decoded")
 	}

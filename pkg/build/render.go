@@ -72,7 +72,7 @@ func (s *Site) renderEntry(ctx context.Context, e *route.Entry) (out rendered) {
 	}
 	var deps render.Deps
 	if s.pages != nil || s.recordDeps {
-		deps = render.Deps{}
+		deps = make(render.Deps, pageDeps) // made once at its size, not grown
 	}
 	res, err := s.renderer.RenderDeps(ctx, e, deps)
 	if err != nil {
@@ -82,6 +82,10 @@ func (s *Site) renderEntry(ctx context.Context, e *route.Entry) (out rendered) {
 	return rendered{entry: e, html: res.HTML, main: res.Main, mainAt: res.MainAt, data: data, rsc: rsc, islands: res.Islands, err: err,
 		deps: deps, pictures: res.Pictures, mainIslands: res.MainIslands, styles: output.InlineHashes(res.HTML), res: res}
 }
+
+// pageDeps is room for what a page's render records: about twenty keys
+// for a page of the benchmark's (its links, templates, translations).
+const pageDeps = 32
 
 // pageData returns a rendered page's page data and, when its <main> has
 // islands, its -rsc island manifest (nil otherwise).

@@ -551,7 +551,7 @@ func (r *Renderer) body(e *route.Entry, deps Deps, st *execState) (body string, 
 			return html, nil, nil
 		}
 	}
-	used := Deps{}
+	used := make(Deps, 16) // a body's links: made once at about its size, not grown
 	images := r.markdownImages(st)
 	usedImages := false
 	var hook markdown.ImageHook
