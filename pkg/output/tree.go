@@ -321,11 +321,13 @@ func cleanRel(rel string) (string, error) {
 // then creates each with a single mkdir, in parallel.
 func (t *Tree) Prepare(rels []string) error {
 	parents := map[string]bool{}
+	size := 0 // of the names of these files
 	for _, rel := range rels {
 		rel, err := cleanRel(rel)
 		if err != nil {
 			return err
 		}
+		size += len(rel) + 1
 		for d := path.Dir(path.Dir(rel)); d != "."; d = path.Dir(d) {
 			if parents[d] {
 				break
@@ -360,6 +362,12 @@ func (t *Tree) Prepare(rels []string) error {
 	t.mu.Lock()
 	for _, d := range dirs {
 		t.dirs[d] = true
+	}
+	// The files' names (and records) are kept from here on: made once at
+	// their size, not grown.
+	t.names = slices.Grow(t.names, size)
+	if t.keep != "" {
+		t.recs = slices.Grow(t.recs, len(rels))
 	}
 	t.mu.Unlock()
 	return nil
