@@ -46,6 +46,9 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 	}()
 	sizerDone := make(chan func([]string) int, 1)
 	go func() { sizerDone <- s.jsSizer() }()
+	// And the files the route plan alone makes, written beside the pages.
+	planFiles := s.startPlanFiles(out)
+	defer planFiles() // whatever this returns, they are done before
 
 	if s.pages != nil && out.reuses() {
 		s.pages.keep = func(e *route.Entry, sums *pageSums) bool { return s.keepPage(out, e, sums) }
@@ -73,7 +76,10 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 	if sw.err != nil {
 		return nil, sw.err
 	}
-	if err := s.siteFiles(ctx, siteWide{worker: sw.b, check: tree == nil}, out.write); err != nil {
+	if err := planFiles(); err != nil {
+		return nil, err
+	}
+	if err := s.siteFiles(ctx, siteWide{worker: sw.b, check: tree == nil, planMade: true}, out.write); err != nil {
 		return nil, err
 	}
 	read := func(p string) ([]byte, error) { return fs.ReadFile(s.fsys, StaticDir+p) }
@@ -89,6 +95,20 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 	s.finishReport(rep)
 	rep.Files, rep.Bytes = tree.Files(), tree.Bytes()
 	return rep, nil
+}
+
+// startPlanFiles writes the files of the route plan (planFiles) to out on
+// a goroutine of its own; wait returns their error once they are written
+// (every call the same).
+func (s *Site) startPlanFiles(out *outTree) (wait func() error) {
+	done := make(chan error, 1)
+	go func() { done <- s.planFiles(out.write) }()
+	var once sync.Once
+	var err error
+	return func() error {
+		once.Do(func() { err = <-done })
+		return err
+	}
 }
 
 // entries are the entries to render: the root page first, then the plan's
