@@ -271,52 +271,79 @@ func (f *FS) CheckPaths(names []string) diag.List {
 // checkTree reports the entries a build would refuse at or below root.
 func (f *FS) checkTree(root string) diag.List {
 	var errs diag.List
-	filepath.WalkDir(filepath.Join(f.resolved, filepath.FromSlash(root)), func(p string, d fs.DirEntry, err error) error {
-		rel, _ := filepath.Rel(f.resolved, p)
-		rel = filepath.ToSlash(rel)
+	p := filepath.Join(f.resolved, filepath.FromSlash(root))
+	st, err := os.Lstat(p)
+	if err != nil {
+		errs.Addf(diag.Pos{File: root}, "cannot read: %v", linkError(err))
+		return errs
+	}
+	f.checkEntry(&errs, p, fs.FileInfoToDirEntry(st))
+	return errs
+}
+
+// checkEntry checks the entry d at p, and what is below it when it is a
+// folder. A folder's entries are taken as the system lists them (what is
+// reported is sorted after), and the path of a regular file or folder
+// that is not hidden is made only to read a folder: most entries are such
+// files.
+func (f *FS) checkEntry(errs *diag.List, p string, d fs.DirEntry) {
+	rel, _ := filepath.Rel(f.resolved, p)
+	rel = filepath.ToSlash(rel)
+	if strings.HasPrefix(d.Name(), ".") && !slices.Contains(Guarded, rel) {
+		return
+	}
+	if d.IsDir() {
+		entries, err := readDirUnsorted(p)
 		if err != nil {
 			errs.Addf(diag.Pos{File: rel}, "cannot read: %v", linkError(err))
-			return nil
 		}
-		if strings.HasPrefix(d.Name(), ".") && !slices.Contains(Guarded, rel) {
-			if d.IsDir() {
-				return filepath.SkipDir
+		for _, e := range entries {
+			if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") {
+				continue
 			}
-			return nil
+			f.checkEntry(errs, filepath.Join(p, e.Name()), e)
 		}
-		m := d.Type()
+		return
+	}
+	m := d.Type()
+	switch {
+	case m.IsRegular():
+	case m&fs.ModeSymlink != 0:
+		r, err := filepath.EvalSymlinks(p)
 		switch {
-		case m.IsDir() || m.IsRegular():
-			return nil
-		case m&fs.ModeSymlink != 0:
-			r, err := filepath.EvalSymlinks(p)
-			switch {
-			case err != nil && errors.Is(err, fs.ErrNotExist):
-				errs.Add(diag.New(diag.Pos{File: rel}, "broken symbolic link").WithHint("remove it or point it at a file inside the site"))
-			case err != nil:
-				errs.Add(diag.New(diag.Pos{File: rel}, "%v", linkError(err)))
-			case !within(f.resolved, r):
-				target, _ := os.Readlink(p)
-				errs.Add(diag.New(diag.Pos{File: rel}, "symbolic link to %s points outside the site folder; it is not read or published", target).
-					WithHint("copy the file into the site if it belongs there"))
-			default:
-				st, err := os.Stat(r)
-				switch {
-				case err != nil:
-					errs.Addf(diag.Pos{File: rel}, "cannot read: %v", err)
-				case st.IsDir():
-					errs.Add(diag.New(diag.Pos{File: rel}, "symbolic link to a folder; links to folders are not followed").WithHint("link the files, or move the folder here"))
-				case !st.Mode().IsRegular():
-					errs.Addf(diag.Pos{File: rel}, "symbolic link to %s, which is %s, not a regular file", r, Kind(st.Mode()))
-				}
-			}
+		case err != nil && errors.Is(err, fs.ErrNotExist):
+			errs.Add(diag.New(diag.Pos{File: rel}, "broken symbolic link").WithHint("remove it or point it at a file inside the site"))
+		case err != nil:
+			errs.Add(diag.New(diag.Pos{File: rel}, "%v", linkError(err)))
+		case !within(f.resolved, r):
+			target, _ := os.Readlink(p)
+			errs.Add(diag.New(diag.Pos{File: rel}, "symbolic link to %s points outside the site folder; it is not read or published", target).
+				WithHint("copy the file into the site if it belongs there"))
 		default:
-			errs.Add(diag.New(diag.Pos{File: rel}, "%s, not a regular file; only regular files are read", Kind(m)).
-				WithHint("remove it from the site folder"))
+			st, err := os.Stat(r)
+			switch {
+			case err != nil:
+				errs.Addf(diag.Pos{File: rel}, "cannot read: %v", err)
+			case st.IsDir():
+				errs.Add(diag.New(diag.Pos{File: rel}, "symbolic link to a folder; links to folders are not followed").WithHint("link the files, or move the folder here"))
+			case !st.Mode().IsRegular():
+				errs.Addf(diag.Pos{File: rel}, "symbolic link to %s, which is %s, not a regular file", r, Kind(st.Mode()))
+			}
 		}
-		return nil
-	})
-	return errs
+	default:
+		errs.Add(diag.New(diag.Pos{File: rel}, "%s, not a regular file; only regular files are read", Kind(m)).
+			WithHint("remove it from the site folder"))
+	}
+}
+
+// readDirUnsorted lists the folder at p in the order the system gives.
+func readDirUnsorted(p string) ([]fs.DirEntry, error) {
+	d, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.ReadDir(-1)
 }
 
 // Kind names a file mode for a message ("a named pipe").
