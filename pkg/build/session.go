@@ -163,17 +163,20 @@ func (s *Site) bindRenderer(prev *Site, parse bool) error {
 	return err
 }
 
-// Layout is where a dev session finds the files of a site's output besides
-// the static files: the page whose render writes each, and the site-wide
-// files, as a build writes them.
+// Layout is where a dev session finds the site-wide files of a site's
+// output (those besides its pages and static files), as a build writes
+// them. The pages' files are found by name (PageAt, PageNames).
 type Layout struct {
-	Pages map[string]*route.Entry // output path -> the entry whose render may write it (PageNames)
-	// Wide are the site-wide files (siteFiles) but the picture variants
-	// (made on demand: images.Processor.Variant) and the host's rule files,
-	// whose names are Rules: their CSP holds the inline hashes of every
-	// page (HostRules).
+	// Wide are the site-wide files (siteFiles) made with the layout: all
+	// but the picture variants (made on demand: images.Processor.Variant),
+	// the redirect pages and the sitemap (made when asked for: Redirects,
+	// Sitemap) and the host's rule files, whose names are Rules: their
+	// CSP holds the inline hashes of every page (HostRules).
 	Wide  map[string][]byte
 	Rules map[string]bool
+	// Redirects are the redirect pages by output path (RedirectPage).
+	Redirects map[string]route.Redirect
+	more      []*route.Entry // the pages with files PageAt finds by name (moreFiles)
 }
 
 // Layout is the site's layout for its dev session (LoadLive, Next and
@@ -186,14 +189,14 @@ func (s *Site) Relayout(ctx context.Context) error { return s.layOut(ctx, s) }
 
 // layOut makes s.layout; the static files may not collide with a page's
 // or a site-wide file. The service worker is prev's when nothing it
-// depends on changed (an esbuild run).
+// depends on changed (an esbuild run). What the plan alone makes and
+// grows with the pages (the redirect pages, the sitemap) is only named,
+// and the pages' files are found by name (PageAt): the sitemap is made
+// here only when a static file may be one of its parts (sitemapHas).
 func (s *Site) layOut(ctx context.Context, prev *Site) error {
-	l := &Layout{Pages: map[string]*route.Entry{}, Wide: map[string][]byte{}, Rules: map[string]bool{}}
-	for _, e := range s.entries() {
-		names, _ := s.PageNames(e)
-		for _, name := range names {
-			l.Pages[name] = e
-		}
+	l := &Layout{Wide: map[string][]byte{}, Rules: map[string]bool{}, Redirects: map[string]route.Redirect{}, more: s.moreFiles()}
+	for _, rd := range s.pageRedirects() {
+		l.Redirects[redirectFile(rd)] = rd
 	}
 	sw, ok := []byte(nil), false
 	if prev != nil && prev.layout != nil && prev.Assets == s.Assets && maps.Equal(s.offlinePages(), prev.offlinePages()) {
@@ -205,18 +208,87 @@ func (s *Site) layOut(ctx context.Context, prev *Site) error {
 			return err
 		}
 	}
-	if err := s.siteFiles(ctx, siteWide{worker: sw, dev: true}, func(name string, b []byte) { l.Wide[name] = b }); err != nil {
+	wide := siteWide{worker: sw, dev: true, rule: func(name string) { l.Rules[name] = true }}
+	if err := s.siteFiles(ctx, wide, func(name string, b []byte) { l.Wide[name] = b }); err != nil {
 		return err
 	}
-	if err := s.hostRules(func(name string, _ []byte) { l.Rules[name] = true }); err != nil {
-		return err
+	taken := func(rel string) bool {
+		if l.Wide[rel] != nil || l.Rules[rel] || s.sitemapHas(rel) {
+			return true
+		}
+		_, page := s.pageAt(l.more, rel)
+		_, redirect := l.Redirects[rel]
+		return page || redirect
 	}
-	taken := func(rel string) bool { return l.Pages[rel] != nil || l.Wide[rel] != nil || l.Rules[rel] }
 	if err := s.copyStatics(taken, func(string) ([]byte, error) { return nil, nil }, func(string, []byte) {}); err != nil {
 		return err
 	}
 	s.layout = l
 	return nil
+}
+
+// Sitemap is the site's sitemap (output.Sitemaps): one file, or its parts
+// and their index, by output path.
+func (s *Site) Sitemap() (map[string][]byte, error) { return output.Sitemap(s.plan, s.Config.BaseURL) }
+
+// sitemapHas reports whether the sitemap has a file at rel: sitemap.xml
+// always; a part only the sitemap made says.
+func (s *Site) sitemapHas(rel string) bool {
+	if rel == sitepath.Sitemap {
+		return true
+	}
+	if !sitepath.IsSitemapPart(rel) {
+		return false
+	}
+	files, _ := s.Sitemap()
+	_, ok := files[rel]
+	return ok
+}
+
+// PageAt is the page whose render may write the output path name
+// (PageNames), of a site laid out (Layout), found from the name itself: a
+// page's HTML by its URL, its page data and island manifest by its
+// page-data folder, its other files (an error page's copies, a home
+// page's slices) among the few pages that have such files (moreFiles).
+func (s *Site) PageAt(name string) (*route.Entry, bool) { return s.pageAt(s.layout.more, name) }
+
+func (s *Site) pageAt(more []*route.Entry, name string) (*route.Entry, bool) {
+	var urls []string
+	if dir, ok := strings.CutSuffix(name, "index.html"); ok {
+		urls = append(urls, "/"+dir)
+	}
+	if dir, ok := strings.CutPrefix(path.Dir(name), sitepath.PageData+"/"); ok {
+		urls = append(urls, "/"+dir+"/", "/") // the root's page data is "index"
+	}
+	candidates := slices.Clone(more)
+	for _, u := range urls {
+		if e, ok := s.plan.ByURL(u); ok {
+			candidates = append(candidates, e)
+		}
+	}
+	for _, e := range candidates {
+		if names, _ := s.PageNames(e); !s.skip[e.Page.File] && slices.Contains(names, name) {
+			return e, true
+		}
+	}
+	return nil, false
+}
+
+// moreFiles are the pages that write files named neither by their URL
+// nor by their page-data folder (PageNames): the error pages and the
+// locales' home pages.
+func (s *Site) moreFiles() []*route.Entry {
+	var out []*route.Entry
+	for _, e := range s.entries() {
+		names, _ := s.PageNames(e)
+		for _, name := range names {
+			if !strings.HasSuffix(name, "index.html") && !strings.HasPrefix(name, sitepath.PageData+"/") {
+				out = append(out, e)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // PageNames are the output paths a page's render may write (pageFiles):

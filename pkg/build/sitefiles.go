@@ -24,10 +24,15 @@ type siteWide struct {
 	// was already reported where it was written.
 	check bool
 	// dev: a dev session's site-wide files, made before any page
-	// renders: no picture variants (made on demand) and no host rule
-	// files (their CSP holds every page's inline hashes: HostRules makes
-	// them once every page has rendered).
-	dev bool
+	// renders (layOut), and only those that are few and may fail: no
+	// picture variants (made on demand), no redirect pages and no
+	// sitemap (one file per page or a list of them, which only the plan
+	// makes: RedirectPage and Sitemap make them when asked for), and the
+	// host's rule files only named, to rule (their CSP holds every
+	// page's inline hashes: HostRules makes them once every page has
+	// rendered).
+	dev  bool
+	rule func(name string)
 	// planMade: the files made from the route plan alone (planFiles)
 	// were made already, while the pages rendered (a build's).
 	planMade bool
@@ -40,16 +45,18 @@ type siteWide struct {
 // make them; the static files come after, with copyStatics.
 func (s *Site) siteFiles(ctx context.Context, w siteWide, emit func(name string, b []byte)) error {
 	if !w.planMade {
-		if err := s.planFiles(emit); err != nil {
+		if err := s.planFiles(emit, w.dev); err != nil {
 			return err
 		}
 	}
 	if err := s.formFiles(emit); err != nil && !w.check {
 		return err
 	}
+	rules := emit
 	if w.dev {
-		// made apart (HostRules)
-	} else if err := s.hostRules(emit); err != nil && !w.check {
+		rules = func(name string, _ []byte) { w.rule(name) } // made apart (HostRules)
+	}
+	if err := s.hostRules(rules); err != nil && !w.check {
 		return err
 	}
 	if w.worker != nil {
@@ -79,16 +86,20 @@ func (s *Site) siteFiles(ctx context.Context, w siteWide, emit func(name string,
 // planFiles lays out the site's files that depend on its route plan alone,
 // not on what any page rendered: the redirect pages, the sitemaps and
 // robots.txt. A build makes them while its pages render (50,000 pages:
-// 0.3 s of one core that came after the last page).
-func (s *Site) planFiles(emit func(name string, b []byte)) error {
-	if err := s.redirectPages(emit); err != nil {
-		return err
-	}
-	if err := output.Sitemaps(s.plan, s.Config.BaseURL, func(name string, b []byte) error {
-		emit(name, b)
-		return nil
-	}); err != nil {
-		return err
+// 0.3 s of one core that came after the last page); a dev session (lazy)
+// makes the redirect pages and the sitemap when they are asked for
+// (RedirectPage, Sitemap).
+func (s *Site) planFiles(emit func(name string, b []byte), lazy bool) error {
+	if !lazy {
+		if err := s.redirectPages(emit); err != nil {
+			return err
+		}
+		if err := output.Sitemaps(s.plan, s.Config.BaseURL, func(name string, b []byte) error {
+			emit(name, b)
+			return nil
+		}); err != nil {
+			return err
+		}
 	}
 	emit(sitepath.Robots, output.Robots(s.Config.BaseURL))
 	return nil
@@ -98,21 +109,29 @@ func (s *Site) planFiles(emit func(name string, b []byte)) error {
 // on a host that cannot redirect; where the host answers the redirect
 // itself a page there would shadow the rule.
 func (s *Site) redirectPages(emit func(name string, b []byte)) error {
-	if !s.host().RedirectPages() {
-		return nil
-	}
+	rds := s.pageRedirects()
 	// Made on every core (each is a template run and a minification),
 	// handed to emit in order.
-	pages := make([][]byte, len(s.plan.Redirects))
-	errs := make([]error, len(s.plan.Redirects))
-	parallel(len(pages), func(i int) { pages[i], errs[i] = s.redirectPage(s.plan.Redirects[i]) })
-	for i, rd := range s.plan.Redirects {
+	pages := make([][]byte, len(rds))
+	errs := make([]error, len(rds))
+	parallel(len(pages), func(i int) { pages[i], errs[i] = s.RedirectPage(rds[i]) })
+	for i, rd := range rds {
 		if errs[i] != nil {
 			return errs[i]
 		}
 		emit(redirectFile(rd), pages[i])
 	}
 	return nil
+}
+
+// pageRedirects are the redirects the site publishes a page for: all of
+// them on a host that cannot redirect, none where the host answers the
+// redirect itself.
+func (s *Site) pageRedirects() []route.Redirect {
+	if !s.host().RedirectPages() {
+		return nil
+	}
+	return s.plan.Redirects
 }
 
 // host is the software that serves the output (site.yaml's host, or
@@ -143,9 +162,9 @@ func (s *Site) serverErrorPages() []output.NotFound {
 
 func redirectFile(rd route.Redirect) string { return strings.TrimPrefix(rd.From, "/") + "index.html" }
 
-// redirectPage is the HTML page published at a redirect's path, minified
-// like every page when minification is on.
-func (s *Site) redirectPage(rd route.Redirect) ([]byte, error) {
+// RedirectPage is the HTML page published at a redirect's path
+// (redirectFile), minified like every page when minification is on.
+func (s *Site) RedirectPage(rd route.Redirect) ([]byte, error) {
 	b, err := output.RedirectPage(rd, s.Config.BaseURL)
 	if err != nil || s.html == nil {
 		return b, err

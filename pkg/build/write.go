@@ -102,7 +102,7 @@ func (s *Site) write(ctx context.Context, tree output.Writer) (*Report, error) {
 // (every call the same).
 func (s *Site) startPlanFiles(out *outTree) (wait func() error) {
 	done := make(chan error, 1)
-	go func() { done <- s.planFiles(out.write) }()
+	go func() { done <- s.planFiles(out.write, false) }()
 	var once sync.Once
 	var err error
 	return func() error {
@@ -133,10 +133,8 @@ func (s *Site) prepare(tree output.Writer, entries []*route.Entry) error {
 	for _, e := range entries {
 		planned = append(planned, s.entryFiles(e)...)
 	}
-	if s.host().RedirectPages() {
-		for _, rd := range s.plan.Redirects {
-			planned = append(planned, redirectFile(rd))
-		}
+	for _, rd := range s.pageRedirects() {
+		planned = append(planned, redirectFile(rd))
 	}
 	return p.Prepare(planned)
 }

@@ -41,7 +41,7 @@ func (d *Session) File(ctx context.Context, name string) ([]byte, error) {
 	if b, ok := d.out.Get(name); ok {
 		return b, nil
 	}
-	if e, ok := st.byName[name]; ok {
+	if e, ok := st.site.PageAt(name); ok {
 		files, err := d.renderPage(ctx, st, e, true)
 		if err != nil {
 			return nil, err
@@ -64,6 +64,9 @@ func (d *Session) File(ctx context.Context, name string) ([]byte, error) {
 		}
 		return st.rules[name], nil
 	}
+	if b, ok, err := d.later(st, name); ok {
+		return b, err
+	}
 	return nil, notExist(name)
 }
 
@@ -71,7 +74,7 @@ func (d *Session) File(ctx context.Context, name string) ([]byte, error) {
 func (d *Session) IsDir(name string) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.good != nil && d.good.dirs[name]
+	return d.good != nil && d.isDir(d.good, name)
 }
 
 // Names lists the output paths of the site, sorted; a page's island
@@ -83,7 +86,20 @@ func (d *Session) Names() []string {
 	if d.good == nil {
 		return nil
 	}
-	return d.good.names()
+	names, _ := d.names(d.good) // the sitemap's error is File's
+	return names
+}
+
+// SiteWide lists the site-wide files made with the site's layout
+// (build.Layout.Wide: the bundles, the form schemas, robots.txt...),
+// sorted.
+func (d *Session) SiteWide() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.good == nil {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(d.good.wide))
 }
 
 // renderPage renders a page (build.Site.RenderPage), records it in st and,

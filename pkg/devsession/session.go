@@ -169,6 +169,7 @@ func (d *Session) full(ctx context.Context) (*Result, error) {
 	res.Changed = d.out.Names() // so open tabs reload
 	if old := d.good; old != nil {
 		res.Changed = append(res.Changed, changedFiles(old.wide, st.wide)...)
+		res.Changed = slices.AppendSeq(res.Changed, maps.Keys(old.made))
 		if old.site.Islands != nil && old.site.Islands != site.Islands {
 			old.site.Islands.Close()
 		}

@@ -3,6 +3,7 @@ package devsession
 import (
 	"context"
 	"io/fs"
+	"iter"
 	"maps"
 	"path"
 	"slices"
@@ -17,20 +18,27 @@ import (
 )
 
 // state is one good site being served: where each output path comes from
-// (its build.Layout), and the pages rendered since their inputs last
-// changed.
+// (its build.Layout, and build.Site.PageAt), and the pages rendered since
+// their inputs last changed. What only some requests or the next update
+// need (every output path, the folders, the pages' signatures) is made
+// when first needed, not with the state.
 type state struct {
 	site     *build.Site
-	sigs     map[string]pageSig // by lang/id
+	sigs     map[string]pageSig // by lang/id (pageSigs); nil: not made yet
 	entries  []*route.Entry     // as a build renders them (Site.Entries)
-	byName   map[string]*route.Entry
-	dirs     map[string]bool
-	fallback map[string]string // see Result.Fallback
-	// wide are the site-wide files but the host's rule files, whose
-	// names are ruleNames and whose bytes (rules) wait for every page.
+	fallback map[string]string  // see Result.Fallback
+	// wide are the site-wide files made with the layout, but the host's
+	// rule files, whose names are ruleNames and whose bytes (rules) wait
+	// for every page; redirects are the redirect pages, and sitemap the
+	// names of the sitemap's files once made (later.go).
 	wide      map[string][]byte
 	ruleNames map[string]bool
 	rules     map[string][]byte
+	redirects map[string]route.Redirect
+	sitemap   map[string]bool
+	made      map[string]bool     // the site-wide files made on request since the state began (later.go)
+	all       []string            // every output path, sorted (names); nil: not listed yet
+	dirs      map[string]bool     // the folders of all (isDir); nil: not made yet
 	pages     map[string]*pageRec // by entry URL
 	hashes    map[string]int      // the inline hashes of pages, counted
 	failed    int                 // pages with errors
@@ -52,32 +60,103 @@ type pageRec struct {
 // newState serves a site laid out by build (LoadLive, Site.Next).
 func newState(site *build.Site) *state {
 	l := site.Layout()
-	st := &state{site: site, sigs: sigsOf(site.Plan()), entries: site.Entries(), byName: l.Pages, fallback: map[string]string{},
-		wide: l.Wide, ruleNames: l.Rules, pages: map[string]*pageRec{}, hashes: map[string]int{}}
-	for name, e := range l.Pages {
-		if e.Fallback && strings.HasSuffix(name, ".html") {
-			st.fallback[name] = e.Page.File
+	st := &state{site: site, entries: site.Entries(), fallback: map[string]string{}, wide: l.Wide, ruleNames: l.Rules,
+		redirects: l.Redirects, made: map[string]bool{}, pages: map[string]*pageRec{}, hashes: map[string]int{}}
+	for _, e := range st.entries {
+		if !e.Fallback {
+			continue
 		}
-	}
-	st.dirs = map[string]bool{".": true}
-	for _, name := range st.names() {
-		for dir := path.Dir(name); dir != "." && !st.dirs[dir]; dir = path.Dir(dir) {
-			st.dirs[dir] = true
+		names, _ := site.PageNames(e)
+		for _, name := range names {
+			if strings.HasSuffix(name, ".html") {
+				st.fallback[name] = e.Page.File
+			}
 		}
 	}
 	return st
 }
 
-// names are the output paths of the site, sorted.
-func (st *state) names() []string {
-	names := slices.Collect(maps.Keys(st.byName))
-	names = slices.AppendSeq(names, maps.Keys(st.wide))
-	names = slices.AppendSeq(names, maps.Keys(st.ruleNames))
-	for p := range st.site.Statics {
-		names = append(names, strings.TrimPrefix(p, "/"))
+// pageSigs are the signatures of the site's pages (sigsOf), which the
+// next update compares.
+func (st *state) pageSigs() map[string]pageSig {
+	if st.sigs == nil {
+		st.sigs = sigsOf(st.site.Plan())
 	}
+	return st.sigs
+}
+
+// names are the output paths of the site, sorted; the sitemap is made to
+// name its files.
+func (d *Session) names(st *state) ([]string, error) {
+	if st.all != nil {
+		return st.all, nil
+	}
+	if _, err := d.sitemap(st); err != nil {
+		return nil, err
+	}
+	var names []string
+	st.eachName(func(name string) { names = append(names, name) })
+	names = slices.AppendSeq(names, maps.Keys(st.sitemap))
 	slices.Sort(names)
-	return slices.Compact(names)
+	st.all = slices.Compact(names)
+	return st.all, nil
+}
+
+// eachName calls fn with every output path but the sitemap's, in no
+// order, some more than once.
+func (st *state) eachName(fn func(name string)) {
+	for _, e := range st.entries {
+		names, _ := st.site.PageNames(e)
+		for _, name := range names {
+			fn(name)
+		}
+	}
+	for _, set := range []iter.Seq[string]{maps.Keys(st.wide), maps.Keys(st.ruleNames), maps.Keys(st.redirects)} {
+		for name := range set {
+			fn(name)
+		}
+	}
+	for p := range st.site.Statics {
+		fn(strings.TrimPrefix(p, "/"))
+	}
+}
+
+// isDir reports whether name is a folder of the output ("." is the root):
+// a page's URL is one, a file of the output is not (the output is a
+// tree); for any other name, the folders of every output path are made
+// once. The sitemap's files have none: they are at the root
+// (sitepath.Sitemap, sitepath.SitemapPart).
+func (d *Session) isDir(st *state, name string) bool {
+	if name == "." {
+		return true
+	}
+	if _, ok := st.site.PageAt(path.Join(name, "index.html")); ok {
+		return true
+	}
+	if d.isFile(st, name) {
+		return false
+	}
+	if st.dirs == nil {
+		st.dirs = map[string]bool{}
+		st.eachName(func(name string) {
+			for dir := path.Dir(name); dir != "." && !st.dirs[dir]; dir = path.Dir(dir) {
+				st.dirs[dir] = true
+			}
+		})
+	}
+	return st.dirs[name]
+}
+
+// isFile reports whether the output has a file at name.
+func (d *Session) isFile(st *state, name string) bool {
+	_, wide := st.wide[name]
+	_, redirect := st.redirects[name]
+	_, page := st.site.PageAt(name)
+	if wide || redirect || page || st.ruleNames[name] || st.site.Statics["/"+name] {
+		return true
+	}
+	_, sitemap, _ := d.sitemapFile(st, name)
+	return sitemap
 }
 
 // set records a page's render, replacing the record it had.
@@ -128,8 +207,9 @@ func (d *Session) next(ctx context.Context, p build.Parts, changed map[string]bo
 	if err != nil {
 		return nil, err
 	}
-	diffSites(prev.site, site, prev.sigs, sigsOf(site.Plan()), changed)
-	return newState(site), nil
+	st := newState(site)
+	diffSites(prev.site, site, prev.pageSigs(), st.pageSigs(), changed)
+	return st, nil
 }
 
 // againLimit is how many forgotten pages still in the cache (the open
@@ -183,6 +263,7 @@ func (d *Session) carry(ctx context.Context, st *state, changed map[string]bool)
 		}
 	}
 	res.Changed = append(res.Changed, changedFiles(prev.wide, st.wide)...)
+	res.Changed = append(res.Changed, d.remake(prev, st)...)
 	return res
 }
 
