@@ -322,7 +322,7 @@ func defaultSchema() (string, error) {
 // writeSchemas copies the form schemas of the build the dev server holds in
 // memory into dir, where mountForms reads them.
 func writeSchemas(srv *devserver.Server, dir string) error {
-	for _, name := range srv.Glob(forms.SchemaFile("*")) {
+	for _, name := range srv.GlobSiteWide(forms.SchemaFile("*")) { // the schemas are site-wide files
 		b, _ := srv.File(name)
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

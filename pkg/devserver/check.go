@@ -28,7 +28,7 @@ func (s *Server) checkAll(ctx context.Context) {
 	}
 	for {
 		rendered, changed := s.dev.CheckNext(ctx)
-		s.refreshSources(false)
+		s.noteSources(false)
 		if changed {
 			s.showProblems()
 		}

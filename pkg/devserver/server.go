@@ -86,9 +86,11 @@ type Server struct {
 	// sources are what the site read beyond the Watched folders
 	// (devsession.Session.Sources) and their folders: a change there is reported
 	// too (Reports). sourceFolders is the count of folders they were made
-	// from; resourced tells Watch to watch the folders of new sources.
+	// from; sourcesStale says to take them again, and resourced tells
+	// Watch to, and to watch the folders of new sources (noteSources).
 	sources       atomic.Pointer[sourceSet]
 	sourceFolders atomic.Int64
+	sourcesStale  atomic.Bool
 	resourced     chan struct{}
 }
 
@@ -142,7 +144,7 @@ func (s *Server) install(res *devsession.Result) {
 	case s.wake <- struct{}{}:
 	default:
 	}
-	s.refreshSources(true)
+	s.noteSources(true)
 }
 
 // fail reports a build error in the terminal and to open tabs.
@@ -206,7 +208,7 @@ func (s *Server) Watch(ctx context.Context) error {
 		w.flush = s.opts.flush
 	}
 	w.reports = s.Reports
-	if set := s.sources.Load(); set != nil {
+	if set := s.refreshSources(); set != nil {
 		w.watchSources(set)
 	}
 	bursts := make(chan []string)
@@ -221,7 +223,9 @@ func (s *Server) Watch(ctx context.Context) error {
 		case paths := <-bursts:
 			s.Update(ctx, paths)
 		case <-s.resourced:
-			w.watchSources(s.sources.Load())
+			if set := s.refreshSources(); set != nil {
+				w.watchSources(set)
+			}
 		}
 	}
 }
@@ -247,7 +251,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// hashes join the CSP the host sends with it.
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
 		_, err := s.dev.File(r.Context(), outputFile(r.URL.Path))
-		s.refreshSources(false) // the render may have read a file in a new folder
+		s.noteSources(false) // the render may have read a file in a new folder
 		if err != nil && !devsession.IsNotExist(err) && r.Context().Err() == nil {
 			s.showProblems()
 			s.errorPage(w, r, "This page does not render.")
@@ -347,9 +351,16 @@ func (r *recorder) Write(b []byte) (int, error) {
 
 // Glob returns the output paths of the site being served that match
 // pattern (path.Match syntax; none before a good build).
-func (s *Server) Glob(pattern string) []string {
+func (s *Server) Glob(pattern string) []string { return glob(s.dev.Names(), pattern) }
+
+// GlobSiteWide is Glob of the site-wide files made with the site's layout
+// (the bundles, the form schemas, robots.txt: build.Layout.Wide), without
+// listing every page's.
+func (s *Server) GlobSiteWide(pattern string) []string { return glob(s.dev.SiteWide(), pattern) }
+
+func glob(names []string, pattern string) []string {
 	var out []string
-	for _, name := range s.dev.Names() {
+	for _, name := range names {
 		if ok, _ := path.Match(pattern, name); ok { // the only error is a bad pattern
 			out = append(out, name)
 		}

@@ -138,17 +138,29 @@ func newSourceSet(sources []string) *sourceSet {
 	return s
 }
 
-// refreshSources takes the site's sources again (devsession.Session.Sources) when
-// they hold a folder they did not (or always, with force), and has Watch
-// watch the new folders. Pages render on demand, so what the site reads
-// grows as they do.
-func (s *Server) refreshSources(force bool) {
-	n := int64(s.dev.SourceFolders())
-	if !force && s.sourceFolders.Load() == n {
+// refreshSources takes the site's sources again (devsession.Session.Sources)
+// when they are stale (noteSources) and returns them. Taking them lists
+// every file the site read: Watch and Reports do it, off the requests'
+// path.
+func (s *Server) refreshSources() *sourceSet {
+	if !s.sourcesStale.Swap(false) {
+		return s.sources.Load()
+	}
+	s.sourceFolders.Store(int64(s.dev.SourceFolders()))
+	set := newSourceSet(s.dev.Sources())
+	s.sources.Store(set)
+	return set
+}
+
+// noteSources marks the sources stale, and has Watch watch them again,
+// when the site holds a folder it did not (a render read a file in a new
+// folder: pages render on demand, so what the site reads grows as they
+// do), or always with force (a load or an update).
+func (s *Server) noteSources(force bool) {
+	if !force && int64(s.dev.SourceFolders()) == s.sourceFolders.Load() {
 		return
 	}
-	s.sourceFolders.Store(n)
-	s.sources.Store(newSourceSet(s.dev.Sources()))
+	s.sourcesStale.Store(true)
 	select {
 	case s.resourced <- struct{}{}:
 	default:
@@ -163,7 +175,7 @@ func (s *Server) Reports(p string) bool {
 	if Reported(p) {
 		return true
 	}
-	set := s.sources.Load()
+	set := s.refreshSources()
 	return set != nil && !ignored(path.Base(p)) && (set.paths[p] || set.dirs[path.Dir(p)])
 }
 
