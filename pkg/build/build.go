@@ -146,6 +146,10 @@ type Site struct {
 	stableURLs map[string]string
 	opts       Options // a dev session's (LoadLive), which Next keeps
 	layout     *Layout // a dev session's (LoadLive, Next)
+	// loadErrs and layoutErr are the errors of a dev session's site that
+	// a build refuses (Refused): its load's, and its site-wide files'.
+	loadErrs  diag.List
+	layoutErr error
 }
 
 // saveCaches saves what the cache learned (closing it) and returns the
@@ -487,7 +491,17 @@ func (s *Site) RenderURL(ctx context.Context, url string) (_ []byte, _ bool, err
 // the errors found there, and returns them all after errs.
 func (s *Site) errorsOnly(ctx context.Context, errs diag.List) error {
 	_, err := s.write(ctx, nil)
-	errs.AddErr(diag.Pos{}, err)
+	return s.refusal(errs, err)
+}
+
+// refusal is what a build of a site with errors reports: the load's
+// errors, then what rendering and laying out the site found (rest: the
+// pages' errors or else its site-wide files', as write reports them), and
+// how many pages were not rendered because of the load's.
+func (s *Site) refusal(load diag.List, rest error) error {
+	var errs diag.List
+	errs.Merge(load)
+	errs.AddErr(diag.Pos{}, rest)
 	if n := s.skipped(); n > 0 {
 		errs.Add(diag.Notef(diag.Pos{}, "%d page(s) were not rendered because of the errors above", n))
 	}

@@ -64,9 +64,10 @@ func (d *diffSite) checkDev(t *testing.T, what string, paths []string, cold stri
 	if len(reported) > 0 {
 		_, derr = d.srv.Update(context.Background(), reported)
 	}
-	if derr == nil && cerr != nil && len(reported) > 0 {
+	if (derr != nil || cerr != nil) && len(reported) > 0 {
 		// Pages render on demand: an error only a render finds shows once
-		// the pages are rendered (the background check's work).
+		// the pages are rendered (the background check's work), also on a
+		// site the update found errors in without rendering.
 		if probs := d.srv.Problems(context.Background()); len(probs) > 0 {
 			derr = probs.Err()
 		}

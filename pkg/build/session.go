@@ -2,6 +2,7 @@ package build
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"path"
 	"slices"
@@ -23,17 +24,20 @@ import (
 // and renders each page when it is asked for. This file is all it needs of
 // a build, and it lays out and assembles nothing itself:
 //
-//   - LoadLive loads the site as a build does (load; a site with errors
-//     gives every error a build reports: errorsOnly);
+//   - LoadLive loads the site as a build does (load);
 //   - Site.Next assembles it again after an edit from the parts the
 //     session parsed or bundled again (Parts), through the same steps as
 //     load (siteParts.assemble, Site.ready), with the same errors;
 //   - LoadLive and Next lay out the site-wide files with siteFiles and
-//     copyStatics, as Site.write does (Layout; Relayout after a body edit);
+//     copyStatics, as Site.write does (Layout; Relayout after a body edit),
+//     but for the redirect pages and the sitemap (RedirectPage, Sitemap);
 //   - Site.RenderPage renders one page with renderEntry and checkForm and
 //     lays out its files with pageFiles, as Site.write does for each page
-//     (PageNames are the paths it may write), and PageErrors reports the
-//     pages' errors as a build does;
+//     (PageNames are the paths it may write, PageAt finds the page that
+//     writes one);
+//   - a site a build refuses is loaded all the same when its pages can
+//     render (Refused), and Errors gives the errors a build reports from
+//     those of its pages rendered so far (refusal, as errorsOnly);
 //   - HostRules and HeaderRules make the host's rules once the session
 //     knows the inline hashes of every page;
 //   - the rest reads what the session compares between two sites (Plan,
@@ -54,24 +58,21 @@ type Live struct {
 // LoadLive loads the site of fsys for a dev session: as a build loads it
 // (load), but reading every file afresh (the session's files change), with
 // what each render uses recorded (Page.Deps) and the site-wide files laid
-// out (Layout). A site with errors gives all of them, as a build reports
-// them.
+// out (Layout). A site a build refuses whose pages can render is loaded
+// all the same (Refused): the errors a build reports come as its pages
+// render (Errors). When none can, the error has all of them.
 func LoadLive(ctx context.Context, opts Options, fsys *sitefs.FS) (*Live, error) {
 	site, errs := load(ctx, opts, &liveTree{fsys: fsys})
 	if site == nil {
 		return nil, errs.Err()
 	}
-	if errs.Errors() > 0 {
-		defer site.Close()
-		return nil, site.errorsOnly(ctx, errs)
-	}
 	live := &Live{Site: site, Files: site.files, ReadContent: site.readTime}
 	site.files = nil
 	site.opts, site.recordDeps, site.stableURLs = opts, true, site.Assets.URLs
-	if err := site.layOutLive(ctx, nil); err != nil {
-		site.Close()
-		return nil, err
+	if errs.Errors() > 0 {
+		site.loadErrs = errs
 	}
+	site.layOutLive(ctx, nil)
 	site.rec.trackFolders()
 	return live, nil
 }
@@ -100,9 +101,10 @@ type Parts struct {
 
 // Next assembles the site of p the way load does, with s's configuration,
 // schema, build hash and images, and lays out its site-wide files. Every
-// stage runs, and a site with errors gives all of them, those its pages
-// find as they render included (errorsOnly), as a build of the same files
-// reports them; s stays as it was, ready to render.
+// stage runs; a site a build refuses whose pages can render is given all
+// the same (Refused), with a renderer of its own, and when none can, the
+// error has every error a build of the same files reports. s stays as it
+// was, ready to render.
 func (s *Site) Next(ctx context.Context, p Parts) (*Site, error) {
 	var errs diag.List
 	src, err := content.Assemble(s.copts, p.Files)
@@ -112,40 +114,58 @@ func (s *Site) Next(ctx context.Context, p Parts) (*Site, error) {
 	errs.AddErr(diag.Pos{File: content.Dir}, err)
 	next.rec, next.opts, next.recordDeps, next.stableURLs = s.rec, s.opts, true, p.URLs
 	noRender := bundling{assetsErr: p.AssetsErr, islandsErr: p.IslandsErr}.failed(&errs)
-	switch ready := next.ready(&errs, noRender, next.bindRenderer(s, p.Templates)); {
-	case ready == nil:
-		err = errs.Err()
-	case errs.Errors() > 0:
-		err = next.errorsOnly(ctx, errs)
-	default:
-		err = next.layOutLive(ctx, s)
+	ready := next.ready(&errs, noRender, next.bindRenderer(s, p.Templates))
+	if ready != nil {
+		if errs.Errors() > 0 {
+			next.loadErrs = errs
+		}
+		next.layOutLive(ctx, s)
 	}
-	if err == nil {
-		return next, nil
-	}
-	if next.renderer == s.renderer { // back to s's site
+	if next.renderer == s.renderer && (ready == nil || next.Refused()) {
+		// s's renderer goes back to s: next renders nothing, or its
+		// pages render for their errors while s's are served.
 		s.renderer.Rebind(s.renderOptions(s.opts, s.stableURLs))
+		next.renderer = nil
 	}
-	return nil, err
+	if ready == nil {
+		return nil, errs.Err()
+	}
+	if next.renderer == nil {
+		if err := next.bindRenderer(s, true); err != nil { // they parsed for s: no error
+			return nil, err
+		}
+	}
+	return next, nil
 }
 
-// layOutLive lays out a site that loaded without errors for its session
-// (layOut). When a site-wide file fails, the error is the one a build
-// reports: its pages' errors, when they have some (Site.write renders the
-// pages first), or else that file's.
-func (s *Site) layOutLive(ctx context.Context, prev *Site) error {
-	lerr := s.layOut(ctx, prev)
-	if lerr == nil {
-		return nil
+// layOutLive lays out a site for its session (layOut), keeping the error
+// of its site-wide files: a build reports it when the pages have none
+// (Errors). A site with errors is laid out as the build's pass that only
+// looks for errors does (siteWide.check).
+func (s *Site) layOutLive(ctx context.Context, prev *Site) {
+	s.layout, s.layoutErr = s.layOut(ctx, prev, len(s.loadErrs) > 0)
+}
+
+// Refused reports whether a build refuses the site whatever its pages
+// render: its load or its site-wide files have errors.
+func (s *Site) Refused() bool { return len(s.loadErrs) > 0 || s.layoutErr != nil }
+
+// Errors are the errors a build of the site reports, its pages' being
+// those of the pages given (those rendered so far, in the order a build
+// renders them; every page once all have rendered): the load's, then the
+// pages' or, when they have none, its site-wide files' (a build lays them
+// out after the pages), and how many pages were not rendered (refusal).
+// They are none for a site a build takes.
+func (s *Site) Errors(pages []*Page) diag.List {
+	var rest error
+	if errs := PageErrors(pages); len(errs) > 0 {
+		rest = errs.Err()
+	} else {
+		rest = s.layoutErr
 	}
-	done, err := s.renderEntries(ctx, s.entries(), func(*rendered) {})
-	if err != nil {
-		return err
-	}
-	if err := pageErrors(done).Err(); err != nil {
-		return err
-	}
-	return lerr
+	var list diag.List
+	errors.As(s.refusal(s.loadErrs, rest), &list)
+	return list
 }
 
 // bindRenderer gives s a renderer: prev's, with its parsed templates, bound
@@ -185,15 +205,23 @@ func (s *Site) Layout() *Layout { return s.layout }
 
 // Relayout lays out the site-wide files again after the bodies of some of
 // its pages changed in place (content.Page.TakeBody): a feed shows them.
-func (s *Site) Relayout(ctx context.Context) error { return s.layOut(ctx, s) }
+// On error the site keeps its layout.
+func (s *Site) Relayout(ctx context.Context) error {
+	l, err := s.layOut(ctx, s, false)
+	if err == nil {
+		s.layout = l
+	}
+	return err
+}
 
-// layOut makes s.layout; the static files may not collide with a page's
-// or a site-wide file. The service worker is prev's when nothing it
+// layOut lays out s (check: as the pass of a build that only looks for
+// errors); the static files may not collide with a page's or a site-wide
+// file. With an error, the layout has what was laid out before it. The service worker is prev's when nothing it
 // depends on changed (an esbuild run). What the plan alone makes and
 // grows with the pages (the redirect pages, the sitemap) is only named,
 // and the pages' files are found by name (PageAt): the sitemap is made
 // here only when a static file may be one of its parts (sitemapHas).
-func (s *Site) layOut(ctx context.Context, prev *Site) error {
+func (s *Site) layOut(ctx context.Context, prev *Site, check bool) (*Layout, error) {
 	l := &Layout{Wide: map[string][]byte{}, Rules: map[string]bool{}, Redirects: map[string]route.Redirect{}, more: s.moreFiles()}
 	for _, rd := range s.pageRedirects() {
 		l.Redirects[redirectFile(rd)] = rd
@@ -205,12 +233,12 @@ func (s *Site) layOut(ctx context.Context, prev *Site) error {
 	if !ok {
 		var err error
 		if sw, err = s.worker(); err != nil {
-			return err
+			return l, err
 		}
 	}
-	wide := siteWide{worker: sw, dev: true, rule: func(name string) { l.Rules[name] = true }}
+	wide := siteWide{worker: sw, check: check, dev: true, rule: func(name string) { l.Rules[name] = true }}
 	if err := s.siteFiles(ctx, wide, func(name string, b []byte) { l.Wide[name] = b }); err != nil {
-		return err
+		return l, err
 	}
 	taken := func(rel string) bool {
 		if l.Wide[rel] != nil || l.Rules[rel] || s.sitemapHas(rel) {
@@ -220,11 +248,7 @@ func (s *Site) layOut(ctx context.Context, prev *Site) error {
 		_, redirect := l.Redirects[rel]
 		return page || redirect
 	}
-	if err := s.copyStatics(taken, func(string) ([]byte, error) { return nil, nil }, func(string, []byte) {}); err != nil {
-		return err
-	}
-	s.layout = l
-	return nil
+	return l, s.copyStatics(taken, func(string) ([]byte, error) { return nil, nil }, func(string, []byte) {})
 }
 
 // Sitemap is the site's sitemap (output.Sitemaps): one file, or its parts

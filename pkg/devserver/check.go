@@ -52,11 +52,9 @@ func (s *Server) checkAll(ctx context.Context) {
 }
 
 // showProblems shows the errors the pages rendered so far have, or that
-// they have none any more; while the last update failed, its errors show.
+// they have none any more; while the last update failed, its errors show,
+// with those its pages have as they render (devsession.Session.Problems).
 func (s *Server) showProblems() {
-	if s.broken.Load() {
-		return
-	}
 	if probs := s.dev.Problems(); len(probs) > 0 {
 		if p := problemOf(s.opts.Build.Source, probs.Err()); !s.events.showing(p) {
 			s.fail(probs.Err())

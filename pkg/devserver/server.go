@@ -62,7 +62,6 @@ type Server struct {
 	dev     *devsession.Session
 	snap    atomic.Pointer[snapshot]
 	failing atomic.Bool // the last build failed, or a page has errors
-	broken  atomic.Bool // the last update (or the load) failed: its errors show, not the pages'
 
 	events  *broker
 	session string
@@ -126,8 +125,8 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	dev, res, err := devsession.New(ctx, devsession.Options{Build: opts.Build, Cache: opts.Cache})
 	s.dev = dev
 	if err != nil {
-		s.broken.Store(true) // the errors of the load show until an update succeeds
-		s.fail(err)
+		s.fail(err) // its errors show until an update succeeds
+		s.wakeCheck()
 		return s, nil
 	}
 	s.install(res)
@@ -140,11 +139,18 @@ func (s *Server) Close() error { return s.dev.Close() }
 
 func (s *Server) install(res *devsession.Result) {
 	s.snap.Store(&snapshot{redirects: res.RedirectTable, fallback: res.Fallback, prefixes: res.Prefixes, images: res.Images})
+	s.wakeCheck()
+	s.noteSources(true)
+}
+
+// wakeCheck has the background check (checkAll) render the pages of the
+// site the last load or update made: for their errors, or for the errors
+// of a site a build refuses.
+func (s *Server) wakeCheck() {
 	select {
 	case s.wake <- struct{}{}:
 	default:
 	}
-	s.noteSources(true)
 }
 
 // fail reports a build error in the terminal and to open tabs.
@@ -161,11 +167,10 @@ func (s *Server) fail(err error) {
 func (s *Server) Update(ctx context.Context, paths []string) (*devsession.Result, error) {
 	res, err := s.dev.Update(ctx, paths)
 	if err != nil {
-		s.broken.Store(true)
-		s.fail(err)
+		s.fail(err) // the errors found so far: the pages' come as they render
+		s.wakeCheck()
 		return nil, err
 	}
-	s.broken.Store(false)
 	s.install(res)
 	fmt.Fprintf(s.opts.Out, "%s: rendered %d, forgot %d of %d pages in %.1f ms\n", strings.Join(paths, ", "), len(res.Rendered), len(res.Stale), res.Pages, float64(res.Duration.Microseconds())/1000)
 	if probs := s.dev.Problems(); len(probs) > 0 {

@@ -504,3 +504,33 @@ func TestServeWatchesSources(t *testing.T) {
 		t.Errorf("after the icon edit: %d, the page does not show the new icon", code)
 	}
 }
+
+// TestServeRefusedEditCompletesInBackground: an edit a build refuses for an
+// error found without rendering (a data file failing its schema) shows that
+// error at once and the pages' render errors (a template's) as the
+// background check finds them, while the last good pages are served.
+func TestServeRefusedEditCompletesInBackground(t *testing.T) {
+	dir, base, _, events := started(t)
+	replace(t, dir, "templates/layouts/error.html", "<h1>{{ .Page.Title }}</h1>", "<h1>{{ index .Page.Title 999 }}</h1>")
+	replace(t, dir, "content/pl/data/home.yaml", `text: "pytań z poprawną odpowiedzią"`, `txt: "x"`)
+	var first, last string
+	for {
+		ev := receive(t, events, "the errors of the edit")
+		if ev.Name != "build-error" {
+			continue
+		}
+		if last = fmt.Sprint(ev.Data); first == "" {
+			first = last
+		}
+		if strings.Contains(last, "index out of range") {
+			break
+		}
+	}
+	if !strings.Contains(last, "content/pl/data/home.yaml") {
+		t.Errorf("the complete errors lack the data file's: %s", last)
+	}
+	if code, _, _ := get(t, base+"/pl/"); code != 200 {
+		t.Errorf("the last good home page while the edit is refused: %d", code)
+	}
+	t.Logf("first errors shown: %s", first)
+}

@@ -135,7 +135,7 @@ func (d *Session) renderPage(ctx context.Context, st *state, e *route.Entry, ask
 func (d *Session) CheckNext(ctx context.Context) (rendered, errorsChanged bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	st := d.good
+	st := d.current()
 	if st == nil {
 		return false, false
 	}
@@ -152,19 +152,23 @@ func (d *Session) CheckNext(ctx context.Context) (rendered, errorsChanged bool) 
 	return false, false
 }
 
-// Problems are the errors of the pages rendered since their inputs last
-// changed, as a build reports them.
+// Problems are the errors a build of the site of the last load or update
+// reports, as far as they are known: when it failed, its errors (those
+// its pages have as they render, when they can: CheckNext), else those of
+// the pages rendered since their inputs last changed.
 func (d *Session) Problems() diag.List {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.good == nil {
-		return nil
+	if st := d.current(); st != nil && d.failed == nil {
+		return st.problems()
 	}
-	return d.good.problems()
+	return d.failed
 }
 
+// problems are the errors a build of st's site reports, its pages' being
+// those of the pages rendered (build.Site.Errors).
 func (st *state) problems() diag.List {
-	if st.failed == 0 {
+	if st.failed == 0 && !st.site.Refused() {
 		return nil
 	}
 	var failed []*build.Page
@@ -173,7 +177,7 @@ func (st *state) problems() diag.List {
 			failed = append(failed, rec.failed)
 		}
 	}
-	return build.PageErrors(failed)
+	return st.site.Errors(failed)
 }
 
 // HeaderRules are the headers the host sets (output.HeaderRules), with

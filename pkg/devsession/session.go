@@ -32,6 +32,7 @@ import (
 	"sitegen/pkg/build"
 	"sitegen/pkg/config"
 	"sitegen/pkg/content"
+	"sitegen/pkg/diag"
 	"sitegen/pkg/images"
 	parallelpkg "sitegen/pkg/internal/parallel"
 	"sitegen/pkg/output"
@@ -67,6 +68,15 @@ type Session struct {
 	deps depKeys
 
 	good *state // the last site without errors; nil before one
+	// refused is the site of the last load or update when a build
+	// refuses it but its pages can render: they render for their errors
+	// (CheckNext), which Problems reports, while good's are served.
+	// failed are the errors of the last load or update when it failed
+	// otherwise (all of them: nothing of it renders). Both are nil after
+	// one that succeeded (refused.go).
+	refused  *state
+	refusing bool // the load or update under way was refused (outcome)
+	failed   diag.List
 	// pending are source changes not yet part of a good site (the update
 	// that saw them failed); they count again in the next one.
 	pending map[string]bool
@@ -124,7 +134,7 @@ func New(ctx context.Context, opts Options) (*Session, *Result, error) {
 	d.fsys = fsys
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	res, err := d.full(ctx)
+	res, err := d.outcome(d.full(ctx))
 	return d, res, err
 }
 
@@ -132,6 +142,7 @@ func New(ctx context.Context, opts Options) (*Session, *Result, error) {
 func (d *Session) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.dropRefused()
 	if d.good != nil {
 		return d.good.site.Close()
 	}
@@ -159,6 +170,10 @@ func (d *Session) full(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	site := live.Site
+	if site.Refused() {
+		return nil, d.refuse(newState(site))
+	}
+	d.dropRefused()
 	d.files = make(map[string]*content.SourceFile, len(live.Files))
 	for i := range live.Files {
 		d.files[live.Files[i].Path] = &live.Files[i]
@@ -186,10 +201,16 @@ func (d *Session) full(ctx context.Context) (*Result, error) {
 // Update rebuilds after the files at paths (slash paths below the site root;
 // files or folders, present or gone) changed. On error the last good site
 // stays as it was and the changes count again in the next update; the
-// error holds every error a build of the same files reports.
+// error holds the errors a build of the same files reports: all of them
+// when none of its pages can render, else those found without rendering
+// a page, and Problems has the others as the pages render (CheckNext).
 func (d *Session) Update(ctx context.Context, paths []string) (*Result, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	return d.outcome(d.update(ctx, paths))
+}
+
+func (d *Session) update(ctx context.Context, paths []string) (*Result, error) {
 	start := time.Now()
 	d.fsys.Forget() // a folder may have become a link
 	for _, p := range paths {
@@ -217,6 +238,12 @@ func (d *Session) Update(ctx context.Context, paths []string) (*Result, error) {
 		return nil, err
 	}
 	st, err := d.next(ctx, p, changed, d.bodiesOnly(ch, changed))
+	if err == nil && st.site.Refused() {
+		return nil, d.refuse(st) // its pages render with p.Islands
+	}
+	if err == nil {
+		d.dropRefused()
+	}
 	if p.Islands != good.Islands { // one of the two bundles is done with
 		done := good.Islands
 		if err != nil {

@@ -17,9 +17,10 @@ import (
 	"sitegen/pkg/route"
 )
 
-// state is one good site being served: where each output path comes from
-// (its build.Layout, and build.Site.PageAt), and the pages rendered since
-// their inputs last changed. What only some requests or the next update
+// state is one site of the session, the good one being served (or one a
+// build refuses, whose pages render for their errors: refused.go): where
+// each output path comes from (its build.Layout, and build.Site.PageAt),
+// and the pages rendered since their inputs last changed. What only some requests or the next update
 // need (every output path, the folders, the pages' signatures) is made
 // when first needed, not with the state.
 type state struct {
