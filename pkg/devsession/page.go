@@ -87,7 +87,7 @@ func (d *Session) Names() []string {
 		return nil
 	}
 	names, _ := d.names(d.good) // the sitemap's error is File's
-	return names
+	return slices.Clone(names)
 }
 
 // SiteWide lists the site-wide files made with the site's layout
