@@ -1,10 +1,12 @@
 package build
 
 import (
+	"fmt"
 	"io/fs"
 	"maps"
 	"strings"
 
+	"sitegen/pkg/config"
 	"sitegen/pkg/images"
 )
 
@@ -40,6 +42,22 @@ func newImages(fsys fs.FS, cache, siteDir string, enc *images.Encoders, maxPixel
 		return nil
 	})
 	return p, files, err
+}
+
+// imageEncoders are given (a test's, Options.ImageEncoders) or, when nil,
+// those site.yaml's images.avif chooses: with native, the machine's avifenc
+// (images.NativeEncoders), whose errors name the setting's line; nil (the
+// defaults) otherwise, and when the machine has no avifenc fit to encode,
+// whose error is returned (the rest of the site is still checked).
+func imageEncoders(cfg config.Images, given *images.Encoders) (*images.Encoders, error) {
+	if given != nil || cfg.AVIF != config.AVIFNative {
+		return given, nil
+	}
+	enc, err := images.NativeEncoders(fmt.Sprintf("%s: images.avif: native", cfg.AVIFPos))
+	if err != nil {
+		return nil, err
+	}
+	return &enc, nil
 }
 
 // withImages is statics plus the source images, the files front matter may

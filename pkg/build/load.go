@@ -120,8 +120,13 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 	if cfg.Images.KeepInSite && opts.FS == nil && !opts.NoSiteImages { // a site in a folder
 		siteImages = filepath.Join(root, filepath.FromSlash(images.SiteFolder))
 	}
-	imgs, imageFiles, err := newImages(fsys, opts.ImageCache, siteImages, opts.ImageEncoders, cfg.Images.MaxPixels)
+	enc, err := imageEncoders(cfg.Images, opts.ImageEncoders)
+	if err != nil {
+		errs.Add(diag.New(cfg.Images.AVIFPos, "images.avif: native: %v", err))
+	}
+	imgs, imageFiles, err := newImages(fsys, opts.ImageCache, siteImages, enc, cfg.Images.MaxPixels)
 	errs.AddErr(diag.Pos{File: ImageDir}, err)
+	rec.addPrograms(imgs.Programs())
 	errs.AddErr(diag.Pos{File: ImageDir}, readAll(fsys, ImageDir, imageFiles))
 	// The build hash is made once the templates are read (newRenderer).
 	site, err := siteParts{cfg: cfg, src: src, statics: statics, assets: bd.assets, islands: bd.islands, images: imgs,

@@ -43,13 +43,14 @@ type record struct {
 type depKind byte
 
 const (
-	depFile   depKind = 'f' // a file of the site read: the SHA-256 of its bytes
-	depDir    depKind = 'd' // a folder of the site listed: the SHA-256 of its entries' names and kinds
-	depStat   depKind = 's' // a path of the site stated: its kind (and a file's size)
-	depAbsent depKind = 'a' // a path of the site looked up and not found
-	depOSFile depKind = 'F' // a file esbuild read (node_modules too): the SHA-256 of its bytes
-	depOSDir  depKind = 'D' // a folder holding one: what esbuild resolves could change with it
-	depOSGone depKind = 'A' // a file esbuild looked for and did not find (package-lock.json)
+	depFile    depKind = 'f' // a file of the site read: the SHA-256 of its bytes
+	depDir     depKind = 'd' // a folder of the site listed: the SHA-256 of its entries' names and kinds
+	depStat    depKind = 's' // a path of the site stated: its kind (and a file's size)
+	depAbsent  depKind = 'a' // a path of the site looked up and not found
+	depOSFile  depKind = 'F' // a file esbuild read (node_modules too): the SHA-256 of its bytes
+	depOSDir   depKind = 'D' // a folder holding one: what esbuild resolves could change with it
+	depOSGone  depKind = 'A' // a file esbuild looked for and did not find (package-lock.json)
+	depProgram depKind = 'p' // a program an encoder runs (avifenc): the SHA-256 of its ID (images.ProgramID)
 )
 
 type depKey struct {
@@ -284,6 +285,15 @@ func (r *record) loadHash(pages map[string]bool, extra ...string) string {
 		fmt.Fprintf(h, "%q\n", e)
 	}
 	return fmt.Sprintf("%x", h.Sum(nil))[:20]
+}
+
+// addPrograms records the programs outside sitegen whose versions decide
+// the image variants (images.Processor.Programs): a new avifenc makes
+// other variants, so the next build must not trust an output it made.
+func (r *record) addPrograms(ids map[string]string) {
+	for name, id := range ids {
+		r.add(depKey{depProgram, name}, dep{sum: sha256.Sum256([]byte(id))})
+	}
 }
 
 // addOS records the files esbuild read (path → the hex SHA-256 it took of

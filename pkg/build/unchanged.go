@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"sitegen/pkg/images"
 	"sitegen/pkg/internal/wire"
 	"sitegen/pkg/output"
 )
@@ -104,7 +105,7 @@ func verifyNotes(ctx context.Context, opts Options, fsys fs.FS, root string, not
 					continue
 				}
 				id := ""
-				if k := es[i].kind; k != depStat && k != depAbsent && k != depOSGone {
+				if k := es[i].kind; k != depStat && k != depAbsent && k != depOSGone && k != depProgram {
 					id, _ = output.StatID(rec.full(es[i].path))
 				}
 				if !holds(fsys, rec, es[i], id) {
@@ -158,6 +159,9 @@ func holds(fsys fs.FS, rec *record, e depEntry, id string) bool {
 	case depOSGone:
 		_, err := os.Lstat(rec.full(e.path))
 		return errors.Is(err, fs.ErrNotExist)
+	case depProgram:
+		id := images.ProgramID(e.path)
+		return id != "" && sha256.Sum256([]byte(id)) == e.sum
 	case depOSFile, depOSDir:
 		var err error
 		if sum, err = osSum(e.depKey, rec.full(e.path)); err != nil {

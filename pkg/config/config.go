@@ -110,7 +110,21 @@ type Images struct {
 	// commit, so that a fresh clone or a CI run encodes none of the
 	// variants it holds (docs/build.md, "Images").
 	KeepInSite bool `yaml:"keepInSite"`
+	// AVIF chooses the AVIF encoder: AVIFPortable (the default: libavif
+	// compiled to WebAssembly, the same bytes on every machine) or
+	// AVIFNative (the machine's avifenc, several times faster, whose
+	// bytes, and so variant keys, are that machine's libavif and aom
+	// versions'; docs/build.md, "The AVIF encoder").
+	AVIF string `yaml:"avif"`
+	// AVIFPos is where AVIF is set, for the native encoder's errors.
+	AVIFPos diag.Pos `yaml:"-"`
 }
+
+// The AVIF encoders site.yaml's images.avif chooses from.
+const (
+	AVIFPortable = "portable"
+	AVIFNative   = "native"
+)
 
 // Markdown configures Markdown rendering.
 type Markdown struct {
@@ -397,6 +411,15 @@ func (c *Config) validate(root *yaml.Node) diag.List {
 	if c.Images.MaxPixels < 0 {
 		errs.Addf(yamlx.Pos(FileName, yamlx.Field(yamlx.Field(root, "images"), "maxPixels")),
 			"images.maxPixels must be a positive number of pixels, like 50000000, not %d", c.Images.MaxPixels)
+	}
+	c.Images.AVIFPos = yamlx.Pos(FileName, yamlx.Field(yamlx.Field(root, "images"), "avif"))
+	switch c.Images.AVIF {
+	case "":
+		c.Images.AVIF = AVIFPortable
+	case AVIFPortable, AVIFNative:
+	default:
+		errs.Add(diag.New(c.Images.AVIFPos, "images.avif must be %s or %s, not %q", AVIFPortable, AVIFNative, c.Images.AVIF).
+			WithHint("native encodes with the machine's avifenc: see docs/build.md"))
 	}
 	if c.Icons.Dir == "" {
 		c.Icons.Dir = "assets/icons"

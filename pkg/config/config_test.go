@@ -141,3 +141,31 @@ func TestLocalePrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestImagesAVIF: images.avif chooses the portable encoder (the default)
+// or the native one, and keeps where it is set for the native encoder's
+// errors; any other value is an error at its line.
+func TestImagesAVIF(t *testing.T) {
+	for _, tc := range []struct {
+		yaml, want, err string
+		line            int
+	}{
+		{"", AVIFPortable, "", 0},
+		{"images:\n  maxPixels: 1000\n", AVIFPortable, "", 0},
+		{"images:\n  avif: portable\n", AVIFPortable, "", 6},
+		{"images:\n  keepInSite: true\n  avif: native\n", AVIFNative, "", 7},
+		{"images: {avif: fast}\n", "", `site.yaml:5:16: images.avif must be portable or native, not "fast"`, 5},
+		{"images:\n  avif: Native\n", "", `site.yaml:6:9: images.avif must be portable or native, not "Native"`, 6},
+	} {
+		c, err := Parse([]byte(base + tc.yaml))
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: %v, want %s", tc.yaml, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || c.Images.AVIF != tc.want || c.Images.AVIFPos.Line != tc.line {
+			t.Errorf("%q: avif %q at %v (%v), want %q at line %d", tc.yaml, c.Images.AVIF, c.Images.AVIFPos, err, tc.want, tc.line)
+		}
+	}
+}

@@ -253,3 +253,34 @@ func saying(t *tailWriter) string {
 	}
 	return ""
 }
+
+// Program names the program outside sitegen the encoder runs, whose
+// version decides its bytes (Processor.Programs).
+func (*NativeAVIF) Program() string { return "avifenc" }
+
+// Programs are the programs outside sitegen whose versions decide the
+// variants' bytes, by name, with the ID each encoder has of them: what a
+// warm build's record notes, to be checked again (ProgramID) before a
+// build that changed nothing is trusted.
+func (p *Processor) Programs() map[string]string {
+	out := map[string]string{}
+	for _, e := range p.enc.Modern {
+		if pe, ok := e.(interface{ Program() string }); ok {
+			out[pe.Program()] = e.ID()
+		}
+	}
+	return out
+}
+
+// ProgramID is the ID an encoder would have now of the program name (one
+// of Programs' names), or "" when there is none fit to encode.
+func ProgramID(name string) string {
+	if name != "avifenc" {
+		return ""
+	}
+	n, err := NewNativeAVIF("")
+	if err != nil {
+		return ""
+	}
+	return n.ID()
+}
