@@ -57,6 +57,7 @@ test: setup host-tools browser-tools vet
 	{ command -v firefox-esr >/dev/null || command -v firefox >/dev/null; } || skipped="$$skipped\nmake test: firefox-esr not found: the Firefox journeys (TestFirefox) were SKIPPED; install it to run them: sudo apt-get install firefox-esr"; \
 	test -x /usr/sbin/apache2 || skipped="$$skipped\nmake test: apache2 not found: the Apache hosting tests (TestHosts*/apache) were SKIPPED; install it to run them: sudo apt-get install apache2"; \
 	command -v xmllint >/dev/null || skipped="$$skipped\nmake test: xmllint not found: the feed schema test (TestPolyglotFeedSchemas) was SKIPPED; install it to run it: sudo apt-get install libxml2-utils"; \
+	command -v avifenc >/dev/null || skipped="$$skipped\nmake test: avifenc not found: the native AVIF encoder's test (TestNativeAVIFKeepsQuality) was SKIPPED; install it to run it: sudo apt-get install libavif-bin"; \
 	test -z "$$skipped" || echo -e "$${skipped#\\n}"; \
 	SITEGEN_BROWSER=$$(command -v chromium >/dev/null && echo 1) $(GO) test -timeout 20m ./...; status=$$?; \
 	test -z "$$skipped" || echo -e "$${skipped#\\n}"; \
