@@ -1,23 +1,28 @@
-// Command native compares sitegen's AVIF encoder with the native avifenc
-// (libavif + aom, where installed) on the AVIF variants a site's build
-// makes: the same pixels (the resized, cropped images sitegen encodes,
-// written as PNG for avifenc), CPU seconds (user + system, of this process
-// and of the encoder processes, process starts included), bytes, and SSIM
-// against those pixels (package ssim; the AVIFs decoded by gen2brain/avif).
+// Command native compares sitegen's AVIF encoders, the portable one
+// (libavif/aom in WebAssembly) and the native choice (site.yaml's
+// images.avif: native: the machine's avifenc, images.NativeAVIF), with the
+// native avifenc run by hand (libavif + aom, where installed) on the AVIF
+// variants a site's build makes: the same pixels (the resized, cropped
+// images sitegen encodes, written as PNG for avifenc), CPU seconds (user +
+// system, of this process and of the encoder processes, process starts
+// included), bytes, and SSIM against those pixels (package ssim; the AVIFs
+// decoded by gen2brain/avif).
 //
-// avifenc's quantizer is swept (-minmax) and the smallest output whose mean
-// SSIM is at least sitegen's is the match: the comparison is at equal
-// quality, not equal settings. Encodes run one at a time on both sides
-// (avifenc -j 1), so CPU is comparable on a shared machine.
+// avifenc's quantizer is swept (-minmax) at each speed (-avifenc-speeds)
+// and the smallest output whose mean SSIM is at least the portable
+// encoder's is the match: the comparison is at equal quality, not equal
+// settings. Encodes run one at a time on all sides (avifenc -j 1), so CPU
+// is comparable on a shared machine.
 //
-//	go run -tags=nodynamic ./bench/images/native [-site .] [-speeds 8] [-q 50] [-minmax 20,24,28,32,36]
+//	go run -tags=nodynamic ./bench/images/native [-site .] [-speeds 8] [-q 50] [-minmax 20,24,28,32,36] [-avifenc-speeds 8,9]
 //
 // With -stage N it then runs N rounds of sitegen's whole image stage
 // (package stage: decoding, resizing, the AVIF and JPEG encodes of every
-// variant, as a cold build pays them) against avifenc's encodes at the
-// matched quantizer, interleaved, and prints the ratio of each round.
+// variant, as a cold build pays them), with the portable encoder and with
+// the native choice, against avifenc's encodes at each match, interleaved,
+// and prints the ratios of each round and their medians.
 //
-// bench/images/native.sh runs it with the sweeps the README's table used.
+// bench/images/native.sh runs it with the sweeps the README's tables used.
 package main
 
 import (
@@ -31,10 +36,12 @@ import (
 	"image/png"
 	"io"
 	"log"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -55,11 +62,11 @@ func main() {
 	speeds := flag.String("speeds", "8", "sitegen AVIF speeds to try, comma-separated")
 	quals := flag.String("q", "", "sitegen AVIF qualities to try, comma-separated (default: the pages' own)")
 	minmax := flag.String("minmax", "20,24,26,28,30,32,36", "avifenc quantizers (--min = --max) to try")
-	aspeed := flag.Int("avifenc-speed", 8, "avifenc -s")
+	aspeeds := flag.String("avifenc-speeds", "8,9", "avifenc -s to sweep, each matched apart")
 	tmp := flag.String("tmp", os.TempDir(), "scratch folder")
 	rounds := flag.Int("stage", 0, "then this many rounds of the whole image stage (bench/images/internal/stage) against avifenc at the matched quantizer, interleaved")
 	flag.Parse()
-	if err := run(*site, *tmp, ints(*speeds), ints(*quals), ints(*minmax), *aspeed, *rounds); err != nil {
+	if err := run(*site, *tmp, ints(*speeds), ints(*quals), ints(*minmax), ints(*aspeeds), *rounds); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -105,7 +112,7 @@ func (e captureEnc) Encode(w io.Writer, m image.Image, q int) error {
 	return err
 }
 
-func run(root, tmp string, speeds, quals, minmax []int, aspeed, rounds int) error {
+func run(root, tmp string, speeds, quals, minmax, aspeeds []int, rounds int) error {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp(tmp, "sitegen-native-")
 	if err != nil {
@@ -161,59 +168,136 @@ func run(root, tmp string, speeds, quals, minmax []int, aspeed, rounds int) erro
 	}
 	ver, _ := exec.Command(bin, "--version").Output()
 	fmt.Printf("native: %s\n", strings.SplitN(strings.TrimSpace(string(ver)), "\n", 2)[0])
-	var match *result
-	var matchQ int
-	for _, q := range minmax {
-		r, err := native(bin, dir, shots, q, aspeed)
+	nat, err := images.NewNativeAVIF("bench")
+	if err != nil {
+		return err
+	}
+	nr, err := encodeAll(nat, shots, 0)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%-34s %8.2f %10d %8.4f %8.4f\n", "sitegen native: avifenc -s 9 q-1", nr.cpu.Seconds(), nr.bytes, nr.ssim, nr.chroma)
+	fmt.Printf("  (%s)\n", nat.ID())
+	var refs []ref
+	for _, sp := range aspeeds {
+		r, ok, err := sweep(bin, dir, shots, minmax, sp, base)
 		if err != nil {
 			return err
 		}
-		fmt.Printf("%-34s %8.2f %10d %8.4f %8.4f\n", fmt.Sprintf("avifenc -s %d -j 1 --min %d --max %d", aspeed, q, q), r.cpu.Seconds(), r.bytes, r.ssim, r.chroma)
+		if ok {
+			refs = append(refs, r)
+		}
+	}
+	if len(refs) == 0 {
+		return nil
+	}
+	return stages(ctx, root, dir, bin, shots, refs, rounds)
+}
+
+// ref is an avifenc speed and the quantizer that matched sitegen's SSIM.
+type ref struct{ speed, q int }
+
+// sweep encodes the shots with avifenc at speed and every quantizer of
+// minmax, printing each, and returns the one of fewest bytes whose SSIM is
+// at least base.
+func sweep(bin, dir string, shots []shot, minmax []int, speed int, base float64) (ref, bool, error) {
+	var match *result
+	var matchQ int
+	for _, q := range minmax {
+		r, err := avifenc(bin, dir, shots, q, speed)
+		if err != nil {
+			return ref{}, false, err
+		}
+		fmt.Printf("%-34s %8.2f %10d %8.4f %8.4f\n", fmt.Sprintf("avifenc -s %d -j 1 --min %d --max %d", speed, q, q), r.cpu.Seconds(), r.bytes, r.ssim, r.chroma)
 		if r.ssim >= base && (match == nil || r.bytes < match.bytes) {
 			rr := r
 			match, matchQ = &rr, q
 		}
 	}
 	if match == nil {
-		fmt.Printf("no avifenc quantizer tried reached SSIM %.4f\n", base)
-		return nil
+		fmt.Printf("avifenc -s %d: no quantizer tried reached SSIM %.4f\n", speed, base)
+		return ref{}, false, nil
 	}
-	fmt.Printf("matched SSIM (>= %.4f): avifenc quantizer %d, %.2f s CPU, %d bytes\n", base, matchQ, match.cpu.Seconds(), match.bytes)
-	return stages(ctx, root, dir, bin, shots, matchQ, aspeed, rounds)
+	fmt.Printf("matched SSIM (>= %.4f): avifenc -s %d quantizer %d, %.2f s CPU, %d bytes\n", base, speed, matchQ, match.cpu.Seconds(), match.bytes)
+	return ref{speed, matchQ}, true, nil
 }
 
 // stages runs rounds of sitegen's whole image stage of a cold build (its
 // Run, every variant decoded, resized and encoded, and the checks'
-// decoding; the AVIF module compiled before) and of avifenc's encodes of
-// the AVIF variants at quantizer q, one after the other, and prints each
-// round's ratio and their median: the two sides see the same load.
-func stages(ctx context.Context, root, dir, bin string, shots []shot, q, aspeed, rounds int) error {
+// decoding; the AVIF module compiled before), with the portable AVIF
+// encoder and with the native choice (site.yaml's images.avif: native,
+// images.NativeEncoders), and of avifenc's encodes of the AVIF variants at
+// each matched speed and quantizer, one after the other, and prints each
+// round's ratios and their medians: all see the same load.
+func stages(ctx context.Context, root, dir, bin string, shots []shot, refs []ref, rounds int) error {
 	if rounds <= 0 {
 		return nil
 	}
-	fmt.Printf("%-5s %12s %10s %12s %10s %8s\n", "round", "sitegen s", "of it AVIF", "avifenc s", "variants", "ratio")
-	var ratios []float64
-	for r := 1; r <= rounds; r++ {
-		cache, err := os.MkdirTemp(dir, "stage-cache-")
-		if err != nil {
-			return err
-		}
-		st, err := stage.Measure(ctx, root, cache, 0)
-		os.RemoveAll(cache)
-		if err != nil {
-			return err
-		}
-		nat, err := native(bin, dir, shots, q, aspeed)
-		if err != nil {
-			return err
-		}
-		ratio := st.Total().Seconds() / nat.cpu.Seconds()
-		ratios = append(ratios, ratio)
-		fmt.Printf("%-5d %12.2f %10.2f %12.2f %10d %7.2fx\n", r, st.Total().Seconds(), st.Cold.Encoder.Seconds(), nat.cpu.Seconds(), st.Cold.Files, ratio)
+	fmt.Printf("%-5s %8s %11s %8s %11s %8s", "round", "variants", "portable s", "of AVIF", "native s", "of AVIF")
+	for _, r := range refs {
+		fmt.Printf(" %8s %8s %8s", fmt.Sprintf("-s%d q%d", r.speed, r.q), "port/av", "nat/av")
 	}
-	sort.Float64s(ratios)
-	fmt.Printf("whole stage against avifenc's encodes: median %.2fx, range %.2f-%.2fx (%d rounds)\n", ratios[len(ratios)/2], ratios[0], ratios[len(ratios)-1], rounds)
+	fmt.Println(" load")
+	ratios := map[string][]float64{}
+	for round := 1; round <= rounds; round++ {
+		port, err := measure(ctx, root, dir, nil)
+		if err != nil {
+			return err
+		}
+		enc, err := images.NativeEncoders("bench")
+		if err != nil {
+			return err
+		}
+		nat, err := measure(ctx, root, dir, &enc)
+		if err != nil {
+			return err
+		}
+		if nat.Cold.Bytes == port.Cold.Bytes {
+			return fmt.Errorf("the native stage wrote the portable one's %d bytes: was the native encoder used?", nat.Cold.Bytes)
+		}
+		fmt.Printf("%-5d %8d %11.2f %8.2f %11.2f %8.2f", round, port.Cold.Files, port.Total().Seconds(), port.Cold.Encoder.Seconds(),
+			nat.Total().Seconds(), nat.Cold.Encoder.Seconds())
+		for _, r := range refs {
+			av, err := avifenc(bin, dir, shots, r.q, r.speed)
+			if err != nil {
+				return err
+			}
+			pr, nr := port.Total().Seconds()/av.cpu.Seconds(), nat.Total().Seconds()/av.cpu.Seconds()
+			k := fmt.Sprintf("avifenc -s %d q%d", r.speed, r.q)
+			ratios["portable|"+k], ratios["native|"+k] = append(ratios["portable|"+k], pr), append(ratios["native|"+k], nr)
+			fmt.Printf(" %8.2f %7.2fx %7.2fx", av.cpu.Seconds(), pr, nr)
+		}
+		fmt.Printf(" %s\n", loadavg())
+		if round == 1 {
+			fmt.Printf("      (bytes of all variants: portable %d, native %d)\n", port.Cold.Bytes, nat.Cold.Bytes)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(ratios)) {
+		rs := ratios[k]
+		sort.Float64s(rs)
+		enc, av, _ := strings.Cut(k, "|")
+		fmt.Printf("whole stage, %s AVIF, against %s's encodes: median %.2fx, range %.2f-%.2fx (%d rounds)\n", enc, av, rs[len(rs)/2], rs[0], rs[len(rs)-1], rounds)
+	}
 	return nil
+}
+
+// measure is one stage (bench/images/internal/stage) with a new cache.
+func measure(ctx context.Context, root, dir string, enc *images.Encoders) (stage.Round, error) {
+	cache, err := os.MkdirTemp(dir, "stage-cache-")
+	if err != nil {
+		return stage.Round{}, err
+	}
+	defer os.RemoveAll(cache)
+	return stage.Measure(ctx, root, cache, 0, enc)
+}
+
+// loadavg is the 1-minute load average, from /proc/loadavg ("?" without).
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	return strings.Fields(string(b))[0]
 }
 
 // collect builds the site's pictures with the capture encoder and writes
@@ -283,11 +367,19 @@ func startupCPU() (time.Duration, error) {
 	return cpu() - c0, err
 }
 
-// sitegen encodes every shot with the AVIF encoder a build uses, one at a
-// time, in one encoder process (as a build keeps it).
+// sitegen encodes every shot with the portable AVIF encoder a build uses,
+// one at a time, in one encoder process (as a build keeps it).
 func sitegen(shots []shot, speed, q int) (result, error) {
 	enc := images.NewAVIF(speed, nil)
 	release := enc.Hold()
+	defer release()
+	return encodeAll(enc, shots, q, release)
+}
+
+// encodeAll encodes every shot with enc at q (0: the shot's own quality),
+// one at a time; the CPU counted ends after done (the portable encoder's
+// process ended and waited for, so its CPU is counted).
+func encodeAll(enc images.Encoder, shots []shot, q int, done ...func()) (result, error) {
 	outs := make([][]byte, len(shots))
 	c0 := cpu()
 	for i, s := range shots {
@@ -297,18 +389,19 @@ func sitegen(shots []shot, speed, q int) (result, error) {
 		}
 		var b bytes.Buffer
 		if err := enc.Encode(&b, s.m, qq); err != nil {
-			release()
 			return result{}, err
 		}
 		outs[i] = b.Bytes()
 	}
-	release() // the process ends and is waited for: its CPU is counted
+	for _, d := range done {
+		d()
+	}
 	r := result{cpu: cpu() - c0}
 	return r, score(&r, shots, outs)
 }
 
-// native encodes every shot's PNG with avifenc at quantizer q.
-func native(bin, dir string, shots []shot, q, speed int) (result, error) {
+// avifenc encodes every shot's PNG with avifenc at quantizer q.
+func avifenc(bin, dir string, shots []shot, q, speed int) (result, error) {
 	c0 := cpu()
 	for i := range shots {
 		in, out := filepath.Join(dir, fmt.Sprintf("%d.png", i)), filepath.Join(dir, fmt.Sprintf("%d.avif", i))

@@ -9,7 +9,8 @@
 // encoder process's included, and shown apart as "AVIF s": the rest is
 // decoding, resizing and the JPEG and PNG encodes); and the checks, the
 // sources decoded while rendering (which Run then reuses): the stage of a
-// cold build is the cold Run and the checks.
+// cold build is the cold Run and the checks. The AVIF encoder is the one
+// the site's site.yaml chooses (images.avif).
 //
 //	go run -tags=nodynamic ./bench/images/pipeline [-site .] [-tmp /dev/shm] [-workers 0] [-runs 1]
 package main
@@ -58,7 +59,7 @@ func run(root, tmp string, workers, runs int) error {
 		if err != nil {
 			return err
 		}
-		res, err := stage.Measure(ctx, root, cache, workers)
+		res, err := stage.Measure(ctx, root, cache, workers, nil) // the encoders the site.yaml chooses
 		os.RemoveAll(cache)
 		if err != nil {
 			return err

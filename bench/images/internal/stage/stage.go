@@ -40,10 +40,11 @@ func (r Round) Total() time.Duration { return r.Cold.CPU + r.Checks }
 
 // Measure loads the site at root with the empty image cache folder cache,
 // renders every page, times a cold Run and a warm one, then loads the site
-// again (the cache full) and renders it again (Checks).
-func Measure(ctx context.Context, root, cache string, workers int) (Round, error) {
+// again (the cache full) and renders it again (Checks). enc, when set,
+// replaces the encoders the site's images settings choose.
+func Measure(ctx context.Context, root, cache string, workers int, enc *images.Encoders) (Round, error) {
 	var r Round
-	site, renderCold, pages, err := render(ctx, root, cache)
+	site, renderCold, pages, err := render(ctx, root, cache, enc)
 	if err != nil {
 		return r, err
 	}
@@ -69,7 +70,7 @@ func Measure(ctx context.Context, root, cache string, workers int) (Round, error
 	if r.Warm, err = timed(); err != nil {
 		return r, err
 	}
-	again, renderWarm, _, err := render(ctx, root, cache)
+	again, renderWarm, _, err := render(ctx, root, cache, enc)
 	if err != nil {
 		return r, err
 	}
@@ -81,8 +82,8 @@ func Measure(ctx context.Context, root, cache string, workers int) (Round, error
 // render loads the site with the image cache folder cache and renders
 // every page once, which names each picture's variants, returning the
 // CPU time of the rendering.
-func render(ctx context.Context, root, cache string) (*build.Site, time.Duration, int, error) {
-	site, err := build.Load(ctx, build.Options{Source: root, ImageCache: cache, NoSiteImages: true, Date: "2026-01-01"})
+func render(ctx context.Context, root, cache string, enc *images.Encoders) (*build.Site, time.Duration, int, error) {
+	site, err := build.Load(ctx, build.Options{Source: root, ImageCache: cache, ImageEncoders: enc, NoSiteImages: true, Date: "2026-01-01"})
 	if err != nil {
 		return nil, 0, 0, err
 	}
