@@ -47,49 +47,52 @@ func luma(r, g, b int32) byte {
 	return byte((yR*r + yG*g + yB*b + 1<<(fix-1)) >> fix)
 }
 
-// chroma is Cb and Cr of the sums r, g, b of n pixels, rounded and
-// clamped to 0-255.
-func chroma(r, g, b, n int32) (byte, byte) {
-	d := n << fix
-	cb := (cbR*r + cbG*g + cbB*b + 128*d + d/2)
-	cr := (crR*r + crG*g + crB*b + 128*d + d/2)
-	return clampByte(floorDiv(cb, d)), clampByte(floorDiv(cr, d))
+// chroma is Cb and Cr of the sums r, g, b of 1<<shift pixels (1, 2 or 4),
+// rounded and clamped to 0-255. A sum weighted is at least -128 × 2^16 a
+// pixel, so with 128.5 added no numerator is negative.
+func chroma(r, g, b int32, shift uint) (byte, byte) {
+	off := int32(128<<fix+1<<(fix-1)) << shift
+	cb := (cbR*r + cbG*g + cbB*b + off) >> (fix + shift)
+	cr := (crR*r + crG*g + crB*b + off) >> (fix + shift)
+	return byte(min(cb, 255)), byte(min(cr, 255))
 }
-
-func floorDiv(a, b int32) int32 {
-	q := a / b
-	if a%b != 0 && a < 0 {
-		q--
-	}
-	return q
-}
-
-func clampByte(v int32) byte { return byte(max(0, min(255, v))) }
 
 // writeYUV420 writes the Y plane of m (opaque), then Cb and Cr, each
-// the mean of a 2×2 block (of fewer pixels at an odd edge).
+// the mean of a 2×2 block (of fewer pixels at an odd edge: one or two).
 func writeYUV420(w *bufio.Writer, m *image.RGBA) {
 	wd, ht := m.Rect.Dx(), m.Rect.Dy()
+	row := make([]byte, wd)
 	for y := 0; y < ht; y++ {
-		row := m.Pix[y*m.Stride:]
-		for x := 0; x < wd; x++ {
-			p := row[4*x:]
-			w.WriteByte(luma(int32(p[0]), int32(p[1]), int32(p[2])))
+		px := m.Pix[y*m.Stride : y*m.Stride+4*wd]
+		for x := range row {
+			p := px[4*x : 4*x+3 : 4*x+3]
+			row[x] = luma(int32(p[0]), int32(p[1]), int32(p[2]))
 		}
+		w.Write(row)
 	}
 	cw, ch := (wd+1)/2, (ht+1)/2
 	cb := make([]byte, cw*ch)
 	cr := make([]byte, cw*ch)
 	for cy := 0; cy < ch; cy++ {
+		top := m.Pix[2*cy*m.Stride : 2*cy*m.Stride+4*wd]
+		bottom, rows := top, uint(0) // log2 of the block's rows
+		if 2*cy+1 < ht {
+			bottom, rows = m.Pix[(2*cy+1)*m.Stride:(2*cy+1)*m.Stride+4*wd], 1
+		}
 		for cx := 0; cx < cw; cx++ {
-			var r, g, b, n int32
-			for y := 2 * cy; y < min(2*cy+2, ht); y++ {
-				for x := 2 * cx; x < min(2*cx+2, wd); x++ {
-					p := m.Pix[y*m.Stride+4*x:]
-					r, g, b, n = r+int32(p[0]), g+int32(p[1]), b+int32(p[2]), n+1
-				}
+			x, shift := 8*cx, rows
+			r, g, b := int32(top[x]), int32(top[x+1]), int32(top[x+2])
+			if rows == 1 {
+				r, g, b = r+int32(bottom[x]), g+int32(bottom[x+1]), b+int32(bottom[x+2])
 			}
-			cb[cy*cw+cx], cr[cy*cw+cx] = chroma(r, g, b, n)
+			if x+4 < len(top) { // a second column
+				r, g, b = r+int32(top[x+4]), g+int32(top[x+5]), b+int32(top[x+6])
+				if rows == 1 {
+					r, g, b = r+int32(bottom[x+4]), g+int32(bottom[x+5]), b+int32(bottom[x+6])
+				}
+				shift++
+			}
+			cb[cy*cw+cx], cr[cy*cw+cx] = chroma(r, g, b, shift)
 		}
 	}
 	w.Write(cb)
@@ -110,7 +113,7 @@ func writeYUVA444(w *bufio.Writer, m *image.RGBA) {
 			r, g, b, _ := unpremultiply(p[0], p[1], p[2], p[3])
 			i := y*wd + x
 			planes[0][i] = luma(r, g, b)
-			planes[1][i], planes[2][i] = chroma(r, g, b, 1)
+			planes[1][i], planes[2][i] = chroma(r, g, b, 0)
 			planes[3][i] = p[3]
 		}
 	}
