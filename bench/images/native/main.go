@@ -137,47 +137,58 @@ func run(root, tmp string, speeds, quals, minmax, aspeeds []int, rounds int) err
 		}
 		fmt.Printf("%-34s %8.2f %10s %8s %8s\n", "sitegen: "+how, start.Seconds(), "-", "-", "-")
 	}
-	var base float64
-	for i, sp := range speeds {
-		qs := quals
-		if len(qs) == 0 {
-			qs = []int{0}
+	bin, err := exec.LookPath("avifenc")
+	var nat *images.NativeAVIF
+	if err == nil {
+		ver, _ := exec.Command(bin, "--version").Output()
+		fmt.Printf("native: %s\n", strings.SplitN(strings.TrimSpace(string(ver)), "\n", 2)[0])
+		if nat, err = images.NewNativeAVIF("bench"); err != nil {
+			return err
 		}
-		for j, q := range qs {
+		fmt.Printf("sitegen native: %s\n", nat.ID())
+	}
+	qs := quals
+	if len(qs) == 0 {
+		qs = []int{0}
+	}
+	var base float64
+	for j, q := range qs {
+		qn := "pages'"
+		if q != 0 {
+			qn = strconv.Itoa(q)
+		}
+		var first result
+		for i, sp := range speeds {
 			r, err := sitegen(shots, sp, q)
 			if err != nil {
 				return err
 			}
+			if i == 0 {
+				first = r
+			}
 			if i == 0 && j == 0 {
 				base = r.ssim
 			}
-			qn := "pages'"
-			if q != 0 {
-				qn = strconv.Itoa(q)
-			}
+			lift := ""
 			if id := images.NewAVIF(sp, nil).ID(); strings.Contains(id, "/q+") {
-				qn += " (" + id[strings.LastIndex(id, "/")+1:] + ")" // the encoder's lift
+				lift = " (" + id[strings.LastIndex(id, "/")+1:] + ")" // the encoder's lift
 			}
-			fmt.Printf("%-34s %8.2f %10d %8.4f %8.4f\n", fmt.Sprintf("sitegen wasm speed %d q %s", sp, qn), r.cpu.Seconds(), r.bytes, r.ssim, r.chroma)
+			fmt.Printf("%-34s %8.2f %10d %8.4f %8.4f\n", fmt.Sprintf("sitegen wasm speed %d q %s%s", sp, qn, lift), r.cpu.Seconds(), r.bytes, r.ssim, r.chroma)
 		}
+		if nat == nil {
+			continue
+		}
+		nr, err := encodeAll(nat, shots, q)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%-34s %8.2f %10d %8.4f %8.4f\n", "sitegen native q "+qn, nr.cpu.Seconds(), nr.bytes, nr.ssim, nr.chroma)
+		fmt.Printf("  %s\n", below(nr, first))
 	}
-	bin, err := exec.LookPath("avifenc")
-	if err != nil {
+	if nat == nil {
 		fmt.Println("avifenc: not installed (apt-get install libavif-bin), no native comparison")
 		return nil
 	}
-	ver, _ := exec.Command(bin, "--version").Output()
-	fmt.Printf("native: %s\n", strings.SplitN(strings.TrimSpace(string(ver)), "\n", 2)[0])
-	nat, err := images.NewNativeAVIF("bench")
-	if err != nil {
-		return err
-	}
-	nr, err := encodeAll(nat, shots, 0)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("%-34s %8.2f %10d %8.4f %8.4f\n", "sitegen native: avifenc -s 9 q-1", nr.cpu.Seconds(), nr.bytes, nr.ssim, nr.chroma)
-	fmt.Printf("  (%s)\n", nat.ID())
 	var refs []ref
 	for _, sp := range aspeeds {
 		r, ok, err := sweep(bin, dir, shots, minmax, sp, base)
@@ -344,6 +355,25 @@ type result struct {
 	cpu          time.Duration
 	bytes        int
 	ssim, chroma float64
+	// each variant's SSIM, luma and chroma (NaN for one too small)
+	each [][2]float64
+}
+
+// below says how many of r's variants have a lower SSIM than base's, luma
+// and chroma, and by how much at most.
+func below(r, base result) string {
+	var luma, chroma int
+	var worst float64
+	for i, e := range r.each {
+		b := base.each[i]
+		if e[0] < b[0] {
+			luma, worst = luma+1, max(worst, b[0]-e[0])
+		}
+		if e[1] < b[1] {
+			chroma, worst = chroma+1, max(worst, b[1]-e[1])
+		}
+	}
+	return fmt.Sprintf("variants below the portable speed's SSIM: luma %d, chroma %d of %d, by at most %.4f", luma, chroma, len(r.each), worst)
 }
 
 // cpu is this process's CPU time and that of its children waited for.
@@ -432,9 +462,11 @@ func score(r *result, shots []shot, outs [][]byte) error {
 		if err != nil {
 			return fmt.Errorf("decoding variant %d: %w", i, err)
 		}
-		if s := ssim.Mean(shots[i].m, m); !math.IsNaN(s) {
-			sum += s
-			sumc += ssim.Chroma(shots[i].m, m)
+		l, c := ssim.Mean(shots[i].m, m), ssim.Chroma(shots[i].m, m)
+		r.each = append(r.each, [2]float64{l, c})
+		if !math.IsNaN(l) {
+			sum += l
+			sumc += c
 			n++
 		}
 	}
