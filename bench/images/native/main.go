@@ -212,6 +212,9 @@ type ref struct{ speed, q int }
 // minmax, printing each, and returns the one of fewest bytes whose SSIM is
 // at least base.
 func sweep(bin, dir string, shots []shot, minmax []int, speed int, base float64) (ref, bool, error) {
+	if len(minmax) == 0 {
+		return ref{}, false, nil
+	}
 	var match *result
 	var matchQ int
 	for _, q := range minmax {
