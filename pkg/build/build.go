@@ -3,21 +3,21 @@
 // input gives byte-identical output.
 //
 // A warm build trusts only what the last build read. Every read of the
-// site goes through one file layer (recFS, record.go) that records each
+// site goes through one file layer (deps.FS, into a deps.Record) that records each
 // file with the SHA-256 of its bytes, each folder listed with a digest of
 // its entries, each path stated (its kind and size) or found absent;
 // knownPages adds the page files it did not need to read, with the digest
-// the build that read them found, and record.addOS the files esbuild's
+// the build that read them found, and Record.AddOS the files esbuild's
 // metafiles say it bundled (node_modules included) and their folders. The
-// output's index keeps that record (encodeNotes); the next build does
+// output's index keeps that record (deps.EncodeNotes); the next build does
 // nothing only when inputDigest (options, date, sitegen's version and
 // executable, and the record) is the one noted and every dependency still
-// holds (verifyNotes, holds in unchanged.go): its lstat is the one noted,
+// holds (deps.Verify): its lstat is the one noted,
 // which is noted only when its change time was over two seconds old
 // (trusted), or its bytes, listing, kind or absence are found again. When
 // something changed, a page comes from the cache (pageCache.lookup) only
 // under the same salt, whose build hash digests what the load read
-// (record.loadHash), and with every entry of its own trace (what its
+// (deps.Record.LoadHash), and with every entry of its own trace (what its
 // render read besides) the same. No list of folders decides what a site
 // is; a dev session watches what the same record holds (Site.Sources).
 package build
@@ -41,6 +41,7 @@ import (
 	"sitegen/pkg/cache"
 	"sitegen/pkg/config"
 	"sitegen/pkg/content"
+	"sitegen/pkg/deps"
 	"sitegen/pkg/diag"
 	"sitegen/pkg/esbuildcache"
 	"sitegen/pkg/htmlmin"
@@ -122,7 +123,7 @@ type Site struct {
 	// IslandsBundle is how long bundling the islands took.
 	IslandsBundle time.Duration
 	readTime      time.Duration     // reading and parsing the content files (front matter)
-	rec           *record           // what the build read (see unchanged.go)
+	rec           *deps.Record      // what the build read (see unchanged.go)
 	cache         *cache.Store      // nil without Options.CacheDir
 	pages         *pageCache        // nil without Options.CacheDir
 	html          *htmlmin.Minifier // minifies the redirect pages (the renderer minifies the others); nil: off
@@ -233,7 +234,7 @@ func Run(ctx context.Context, opts Options) (_ *Report, err error) {
 		last = output.ReadLast(opts.Out)
 	}
 	if last != nil {
-		go func() { verified <- verifyNotes(ctx, opts, sourceFS(opts), opts.Source, last.Notes()) }()
+		go func() { verified <- verifiedInput(ctx, opts, sourceFS(opts), last.Notes()) }()
 	}
 	if last != nil && opts.AfterWrite == nil { // an output that may be current: wait for the check
 		if rep, ok := unchangedReport(last.Report); ok && last.Current(<-verified) {
@@ -337,18 +338,18 @@ func (s *Site) recorded(opts Options, last *output.Last) (input string, notes []
 	if s.bundles == nil || s.rec == nil {
 		return "", nil, "no build cache"
 	}
-	prev := map[depKey]dep{}
-	for _, e := range decodeNotes(last.Notes()) {
-		if e.kind == depOSFile || e.kind == depOSDir {
-			prev[e.depKey] = e.dep
+	prev := map[deps.Key]deps.Dep{}
+	for _, e := range deps.DecodeNotes(last.Notes()) {
+		if e.Kind == deps.OSFile || e.Kind == deps.OSDir {
+			prev[e.Key] = e.Dep
 		}
 	}
-	s.rec.addOS(s.bundles.Inputs(), prev)
-	es, bad := s.rec.entries()
+	s.rec.AddOS(s.bundles.Inputs(), prev)
+	es, bad := s.rec.Entries()
 	if bad != "" {
 		return "", nil, bad
 	}
-	return inputDigest(opts, s.rec.root, es), encodeNotes(s.rec.began, es), ""
+	return inputDigest(opts, s.rec.Root(), es), deps.EncodeNotes(s.rec.Began(), es), ""
 }
 
 // sourceFS is the site's file system as a build reads it, without a

@@ -18,7 +18,7 @@ import (
 // cacheSalt names everything a cached page, Markdown render or island SSR
 // depends on besides its own inputs and its trace: sitegen's version and
 // the build hash (what the load read: config, templates, data, strings,
-// static files and images; see record.loadHash), the options and the build date, the islands bundle,
+// static files and images; see deps.Record.LoadHash), the options and the build date, the islands bundle,
 // the bundled assets' URLs, the image encoders, and the route plan that
 // links resolve through (every page's id, locale and URL, the items of
 // every page of a paged list, every term's spelling, and every redirect).

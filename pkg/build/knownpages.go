@@ -5,30 +5,31 @@ import (
 
 	"sitegen/pkg/cache"
 	"sitegen/pkg/content"
+	"sitegen/pkg/deps"
 	"sitegen/pkg/internal/wire"
 )
 
 // knownPages is content.PageFiles over the build cache: what a build read
 // of each page file (its front matter, where its body is, its SHA-256), by
-// its path and its identity in the build's record (record.id: its lstat,
+// its path and its identity in the build's record (deps.Record.ID: its lstat,
 // when its change time is more than two seconds before the build began).
 // A later build does not read a page file again while its identity is the
 // same, and records it as the build that read it found it.
 type knownPages struct {
 	store *cache.Store
 	salt  []byte
-	rec   *record // the build's record: the site folder, the clock, and where a page file not read is recorded
+	rec   *deps.Record // the build's record: the site folder, the clock, and where a page file not read is recorded
 }
 
 // newKnownPages is knownPages over store for the site rec records.
-func newKnownPages(store *cache.Store, rec *record) *knownPages {
-	if store == nil || rec == nil || rec.root == "" {
+func newKnownPages(store *cache.Store, rec *deps.Record) *knownPages {
+	if store == nil || rec == nil || rec.Root() == "" {
 		return nil
 	}
-	return &knownPages{store: store, salt: []byte("page-file-3 sitegen " + Version + " " + rec.root), rec: rec}
+	return &knownPages{store: store, salt: []byte("page-file-3 sitegen " + Version + " " + rec.Root()), rec: rec}
 }
 
-func (k *knownPages) Identity(path string) string { return k.rec.id(path) }
+func (k *knownPages) Identity(path string) string { return k.rec.ID(path) }
 
 func (k *knownPages) key(path, id string) cache.Key {
 	return cache.NewKey(k.salt, []byte(path), []byte(id))
@@ -44,7 +45,7 @@ func (k *knownPages) Known(path, id string) (content.KnownPage, bool) {
 	}
 	p, ok := decodeKnownPage(b)
 	if ok { // not read: recorded as the build that read it found it
-		k.rec.add(depKey{depFile, path}, dep{id: id, sum: p.Sum})
+		k.rec.Add(deps.Key{Kind: deps.File, Path: path}, deps.Dep{ID: id, Sum: p.Sum})
 	}
 	return p, ok
 }

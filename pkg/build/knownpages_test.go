@@ -3,11 +3,13 @@ package build
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
 	"sitegen/pkg/cache"
 	"sitegen/pkg/content"
+	"sitegen/pkg/deps"
 	"sitegen/pkg/output"
 )
 
@@ -25,10 +27,10 @@ func TestKnownPagesRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := newKnownPages(store, newRecord(root, time.Now())).Identity("content/pl/a.md"); got != "" {
+	if got := newKnownPages(store, deps.New(root, time.Now())).Identity("content/pl/a.md"); got != "" {
 		t.Errorf("a file changed as the build began: identity %q, want none", got)
 	}
-	k := newKnownPages(store, newRecord(root, time.Now().Add(time.Hour)))
+	k := newKnownPages(store, deps.New(root, time.Now().Add(time.Hour)))
 	own, _ := output.StatID(filepath.Join(root, "content/pl/a.md"))
 	id := k.Identity("content/pl/a.md")
 	if id != own || id == "" {
@@ -41,13 +43,14 @@ func TestKnownPagesRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	rec := newRecord(root, time.Now().Add(time.Hour))
+	rec := deps.New(root, time.Now().Add(time.Hour))
 	k = newKnownPages(store, rec)
 	if _, ok := k.Known("content/pl/a.md", k.Identity("content/pl/a.md")); !ok {
 		t.Fatal("the page remembered is not known")
 	}
-	if d := rec.deps[depKey{depFile, "content/pl/a.md"}]; d.id != id || d.sum != [32]byte{7} {
-		t.Errorf("recorded %+v, want the identity and the sum the cache holds", d)
+	es, _ := rec.Entries()
+	if i := slices.IndexFunc(es, func(e deps.Entry) bool { return e.Key == deps.Key{Kind: deps.File, Path: "content/pl/a.md"} }); i < 0 || es[i].ID != id || es[i].Sum != [32]byte{7} {
+		t.Errorf("recorded %+v, want the identity and the sum the cache holds", es)
 	}
 	if err := os.Remove(filepath.Join(root, "content/pl/b.md")); err != nil {
 		t.Fatal(err)

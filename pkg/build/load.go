@@ -15,6 +15,7 @@ import (
 	"sitegen/pkg/cache"
 	"sitegen/pkg/config"
 	"sitegen/pkg/content"
+	"sitegen/pkg/deps"
 	"sitegen/pkg/diag"
 	"sitegen/pkg/esbuildcache"
 	"sitegen/pkg/i18n"
@@ -68,7 +69,7 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 	if opts.FS != nil {
 		recRoot = "" // not on disk: what is read cannot be checked again
 	}
-	rec := newRecord(recRoot, began)
+	rec := deps.New(recRoot, began)
 	fsys, root, errs := openTree(opts, live, rec)
 	if fsys == nil {
 		return nil, errs
@@ -126,7 +127,7 @@ func load(ctx context.Context, opts Options, live *liveTree) (*Site, diag.List) 
 	}
 	imgs, imageFiles, err := newImages(fsys, opts.ImageCache, siteImages, enc, cfg.Images.MaxPixels)
 	errs.AddErr(diag.Pos{File: ImageDir}, err)
-	rec.addPrograms(imgs.Programs())
+	rec.AddPrograms(imgs.Programs())
 	errs.AddErr(diag.Pos{File: ImageDir}, readAll(fsys, ImageDir, imageFiles))
 	// The build hash is made once the templates are read (newRenderer).
 	site, err := siteParts{cfg: cfg, src: src, statics: statics, assets: bd.assets, islands: bd.islands, images: imgs,
@@ -225,7 +226,7 @@ func (s *Site) newRenderer(opts Options, live *liveTree) error {
 	return nil
 }
 
-// hashLoad makes the build hash (record.loadHash) of what the load read.
+// hashLoad makes the build hash (deps.Record.LoadHash) of what the load read.
 func (s *Site) hashLoad() {
 	pages := map[string]bool{}
 	for _, f := range s.files {
@@ -240,7 +241,7 @@ func (s *Site) hashLoad() {
 	if s.Islands != nil {
 		extra = append(extra, "islands "+s.Islands.Hash())
 	}
-	s.Hash = s.rec.loadHash(pages, extra...)
+	s.Hash = s.rec.LoadHash("sitegen "+Version+"\n", pages, extra...)
 }
 
 // readAll reads the files of fsys at the given site paths below dir
@@ -258,7 +259,7 @@ func readAll(fsys fs.FS, dir string, files map[string]bool) error {
 // openTree opens the site's source tree: opts.FS, the live tree, or the
 // folder opts.Source checked by sitefs. A nil tree comes with the errors
 // that stopped it.
-func openTree(opts Options, live *liveTree, rec *record) (fs.FS, string, diag.List) {
+func openTree(opts Options, live *liveTree, rec *deps.Record) (fs.FS, string, diag.List) {
 	var errs diag.List
 	root := opts.Source
 	if root == "" {
@@ -290,7 +291,7 @@ func openTree(opts Options, live *liveTree, rec *record) (fs.FS, string, diag.Li
 			return nil, root, errs
 		}
 	}
-	recorded := &recFS{fsys: fsys, rec: rec}
+	recorded := deps.NewFS(fsys, rec)
 	if live == nil {
 		return newOnceFS(recorded), root, errs
 	}
@@ -305,8 +306,8 @@ func unrecorded(fsys fs.FS) fs.FS {
 	if o, ok := fsys.(*onceFS); ok {
 		fsys = o.fsys
 	}
-	if r, ok := fsys.(*recFS); ok {
-		return r.fsys
+	if r, ok := fsys.(*deps.FS); ok {
+		return r.Unrecorded()
 	}
 	return fsys
 }

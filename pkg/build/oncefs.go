@@ -2,6 +2,7 @@ package build
 
 import (
 	"io/fs"
+	"sitegen/pkg/deps"
 	"strings"
 	"sync"
 )
@@ -13,7 +14,7 @@ import (
 // other call pass through, so the checks of the underlying file system
 // (sitefs) still apply and pages are not kept in memory.
 type onceFS struct {
-	fsys  *recFS
+	fsys  *deps.FS
 	mu    sync.Mutex
 	files map[string]*onceFile
 }
@@ -24,7 +25,7 @@ type onceFile struct {
 	err  error
 }
 
-func newOnceFS(fsys *recFS) *onceFS { return &onceFS{fsys: fsys, files: map[string]*onceFile{}} }
+func newOnceFS(fsys *deps.FS) *onceFS { return &onceFS{fsys: fsys, files: map[string]*onceFile{}} }
 
 func (o *onceFS) Open(name string) (fs.File, error) { return o.fsys.Open(name) }
 

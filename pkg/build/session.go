@@ -73,7 +73,7 @@ func LoadLive(ctx context.Context, opts Options, fsys *sitefs.FS) (*Live, error)
 		site.loadErrs = errs
 	}
 	site.layOutLive(ctx, nil)
-	site.rec.trackFolders()
+	site.rec.TrackFolders()
 	return live, nil
 }
 
@@ -427,7 +427,7 @@ func (s *Site) BundleIslands(ctx context.Context) (*islands.Bundle, error) {
 // of an island's npm package). Pages render on demand, so the record
 // grows: SourceFolders tells when it holds a new folder.
 func (s *Site) Sources() []string {
-	out := s.rec.paths()
+	out := s.rec.Paths()
 	if s.Islands != nil {
 		for _, in := range s.Islands.Inputs() {
 			if p := path.Clean(in); !path.IsAbs(p) && !strings.HasPrefix(p, "../") && !strings.Contains(p, ":") {
@@ -441,4 +441,4 @@ func (s *Site) Sources() []string {
 
 // SourceFolders is how many folders the site's record holds: when it
 // grows, Sources holds a folder it did not before.
-func (s *Site) SourceFolders() int { return s.rec.folderCount() }
+func (s *Site) SourceFolders() int { return s.rec.FolderCount() }

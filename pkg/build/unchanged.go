@@ -6,22 +6,18 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"time"
 
+	"sitegen/pkg/deps"
 	"sitegen/pkg/images"
-	"sitegen/pkg/internal/wire"
 	"sitegen/pkg/output"
 )
 
 // The trust model of a warm build. A build records what it read of the
-// site as it read it (record): every file, through recFS, with the SHA-256
+// site as it read it (deps.Record): every file, through deps.FS, with the SHA-256
 // of the bytes read; every folder listed, with a digest of its entries;
 // every path stated or looked up and not found; the page files knownPages
 // did not need to read, with the SHA-256 of the bytes it had read of them;
@@ -31,7 +27,7 @@ import (
 // a digest of it with the options, the date, sitegen's version and its
 // executable (inputDigest). The next build trusts the output only when
 // that digest is its own and every dependency in the notes is still as
-// recorded (verifyNotes): a file or folder whose lstat (size, inode,
+// recorded (deps.Verify): a file or folder whose lstat (size, inode,
 // modification and change time) is the one noted, or whose bytes or
 // listing have the noted digest when read again; a stat or an absence is
 // checked again. An lstat is noted only when the change time it shows is
@@ -45,149 +41,17 @@ import (
 // output depends on: the options that change it, the date, the site folder,
 // sitegen's version and its executable (path, size, inode and times: a
 // rebuilt sitegen is a new file).
-func inputDigest(opts Options, root string, es []depEntry) string {
+func inputDigest(opts Options, root string, es []deps.Entry) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "sitegen %s\nexe %s\ndate %s\nbase %q\nhost %q\ndrafts %t\nminify %t\nroot %q\n",
 		Version, executableID(), opts.Date, opts.BaseURL, opts.Host, opts.Drafts, opts.Minify, root)
 	for _, e := range es {
-		h.Write([]byte{byte(e.kind)})
-		h.Write(binary.AppendUvarint(nil, uint64(len(e.path))))
-		h.Write([]byte(e.path))
-		h.Write(e.sum[:])
+		h.Write([]byte{byte(e.Kind)})
+		h.Write(binary.AppendUvarint(nil, uint64(len(e.Path))))
+		h.Write([]byte(e.Path))
+		h.Write(e.Sum[:])
 	}
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-// decodeNotes reads what encodeNotes wrote; nil when b is not such notes.
-func decodeNotes(b []byte) []depEntry {
-	r := wire.NewReader(b)
-	r.Varint()
-	var es []depEntry
-	for !r.Bad() && r.Len() > 0 {
-		kb := r.Bytes(1)
-		p, id := string(r.Prefixed()), string(r.Prefixed())
-		sum := r.Bytes(32)
-		if r.Bad() {
-			break
-		}
-		es = append(es, depEntry{depKey{depKind(kb[0]), p}, dep{id, [32]byte(sum)}})
-	}
-	if !r.Done() {
-		return nil
-	}
-	return es
-}
-
-// verifyNotes checks every dependency of the last build's notes against
-// the site as it is now, on a few goroutines: fsys is the site's file
-// system (sitefs, unrecorded), root its folder. It returns the input
-// digest those notes stand for when every one holds, "" when one does
-// not.
-func verifyNotes(ctx context.Context, opts Options, fsys fs.FS, root string, notes []byte) string {
-	es := decodeNotes(notes)
-	if len(es) == 0 || fsys == nil {
-		return ""
-	}
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return ""
-	}
-	rec := &record{root: abs}
-	var changed atomic.Bool
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < writers(); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if changed.Load() {
-					continue
-				}
-				id := ""
-				if k := es[i].kind; k != depStat && k != depAbsent && k != depOSGone && k != depProgram {
-					id, _ = output.StatID(rec.full(es[i].path))
-				}
-				if !holds(fsys, rec, es[i], id) {
-					changed.Store(true)
-				}
-			}
-		}()
-	}
-	for i := range es {
-		if ctx.Err() != nil || changed.Load() {
-			break
-		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if changed.Load() || ctx.Err() != nil {
-		return ""
-	}
-	return inputDigest(opts, abs, es)
-}
-
-// holds reports whether one dependency is as noted; id is its lstat now.
-func holds(fsys fs.FS, rec *record, e depEntry, id string) bool {
-	if id != "" && id == e.id {
-		return true
-	}
-	var sum [32]byte
-	switch e.kind {
-	case depFile:
-		b, err := fs.ReadFile(fsys, e.path)
-		if err != nil {
-			return false
-		}
-		sum = sha256.Sum256(b)
-	case depDir:
-		ents, err := fs.ReadDir(fsys, e.path)
-		if err != nil {
-			return false
-		}
-		sum = listingSum(ents)
-	case depStat:
-		st, err := fs.Stat(fsys, e.path)
-		if err != nil {
-			return false
-		}
-		sum = statSum(st)
-	case depAbsent:
-		_, err := fs.Stat(fsys, e.path)
-		return errors.Is(err, fs.ErrNotExist)
-	case depOSGone:
-		_, err := os.Lstat(rec.full(e.path))
-		return errors.Is(err, fs.ErrNotExist)
-	case depProgram:
-		id := images.ProgramID(e.path)
-		return id != "" && sha256.Sum256([]byte(id)) == e.sum
-	case depOSFile, depOSDir:
-		var err error
-		if sum, err = osSum(e.depKey, rec.full(e.path)); err != nil {
-			return false
-		}
-	default:
-		return false
-	}
-	return sum == e.sum
-}
-
-// osSum digests a file or folder outside the site's file system (what
-// esbuild read), following links as esbuild does.
-func osSum(k depKey, full string) ([32]byte, error) {
-	if k.kind == depOSDir {
-		ents, err := os.ReadDir(full)
-		if err != nil {
-			return [32]byte{}, err
-		}
-		return listingSum(ents), nil
-	}
-	b, err := os.ReadFile(full)
-	if err != nil {
-		return [32]byte{}, err
-	}
-	return sha256.Sum256(b), nil
 }
 
 // executableID names the running sitegen binary; "" when it cannot be told,
@@ -236,4 +100,15 @@ func unchangedReport(b []byte) (*Report, bool) {
 	rep.CacheHits, rep.CacheMisses, rep.TemplateSets, rep.EsbuildRuns = 0, 0, 0, 0
 	rep.SSRCalls, rep.SSRTime, rep.SSREngine = 0, 0, 0
 	return rep, true
+}
+
+// verifiedInput is the input digest the last build's notes stand for when
+// every dependency they name still holds in the site (fsys, unrecorded),
+// "" when one does not.
+func verifiedInput(ctx context.Context, opts Options, fsys fs.FS, notes []byte) string {
+	es, abs := deps.Verify(ctx, fsys, opts.Source, notes, writers(), images.ProgramID)
+	if es == nil {
+		return ""
+	}
+	return inputDigest(opts, abs, es)
 }
