@@ -85,7 +85,9 @@ function showOverlay(errors) {
   const close = el('button', '', 'Close');
   close.type = 'button';
   close.addEventListener('click', clearOverlay);
-  const title = el('h2', '', errors.length === 1 ? 'Build failed: 1 error' : `Build failed: ${errors.length} errors`);
+  // As sitegen build counts them: errors, not the notes and warnings beside.
+  const count = errors.filter((e) => !e.severity || e.severity === 'error').length;
+  const title = el('h2', '', count === 1 ? 'Build failed: 1 error' : `Build failed: ${count} errors`);
   title.id = 'sg-title';
   panel.append(close, title);
   for (const e of errors) {
@@ -94,7 +96,7 @@ function showOverlay(errors) {
     if (e.line) where += ':' + e.line;
     if (e.line && e.col) where += ':' + e.col;
     if (where) item.append(el('div', 'where', where));
-    item.append(el('p', 'msg', e.message));
+    item.append(el('p', 'msg', e.severity && e.severity !== 'error' ? `${e.severity}: ${e.message}` : e.message));
     if (e.hint) item.append(el('p', 'hint', 'Hint: ' + e.hint));
     if (e.source != null && e.line) {
       const pre = el('pre');

@@ -22,6 +22,9 @@ type problemItem struct {
 	Col     int    `json:"col,omitempty"`
 	Message string `json:"message"`
 	Hint    string `json:"hint,omitempty"`
+	// Severity is "error", "warning" or "note": a build's count of errors
+	// leaves the others out, and so do the overlay and the terminal.
+	Severity diag.Severity `json:"severity"`
 	// Source is the text of the line, when the file could be read.
 	Source *string `json:"source,omitempty"`
 }
@@ -40,7 +43,7 @@ func problemOf(root string, err error) problem {
 	}
 	var p problem
 	for _, d := range list.Sort() {
-		it := problemItem{File: d.Pos.File, Line: d.Pos.Line, Col: d.Pos.Col, Message: d.Message, Hint: d.Hint}
+		it := problemItem{File: d.Pos.File, Line: d.Pos.Line, Col: d.Pos.Col, Message: d.Message, Hint: d.Hint, Severity: d.Severity}
 		if d.Pos.File != "" && d.Pos.Line > 0 {
 			if s, ok := sourceLine(filepath.Join(root, filepath.FromSlash(d.Pos.File)), d.Pos.Line); ok {
 				it.Source = &s
@@ -71,8 +74,12 @@ func sourceLine(file string, line int) (string, bool) {
 // caret under the column.
 func (p problem) text() string {
 	var b strings.Builder
+	errs := 0
 	for _, it := range p.Errors {
-		d := diag.Diagnostic{Pos: diag.Pos{File: it.File, Line: it.Line, Col: it.Col}, Message: it.Message, Hint: it.Hint}
+		if it.Severity == diag.Error {
+			errs++
+		}
+		d := diag.Diagnostic{Pos: diag.Pos{File: it.File, Line: it.Line, Col: it.Col}, Message: it.Message, Hint: it.Hint, Severity: it.Severity}
 		b.WriteString(d.Error())
 		b.WriteByte('\n')
 		if it.Source != nil {
@@ -83,6 +90,6 @@ func (p problem) text() string {
 			}
 		}
 	}
-	fmt.Fprintf(&b, "sitegen: build failed with %d error(s); still serving the last good build\n", len(p.Errors))
+	fmt.Fprintf(&b, "sitegen: build failed with %d error(s); still serving the last good build\n", errs)
 	return b.String()
 }
