@@ -13,7 +13,6 @@ import (
 	"github.com/yuin/goldmark"
 	highlighting "github.com/yuin/goldmark-highlighting/v2"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
@@ -43,7 +42,7 @@ type Options struct {
 
 // New returns a converter.
 func New(opts Options) *Converter {
-	exts := []goldmark.Extender{extension.GFM}
+	exts := []goldmark.Extender{gfm}
 	if opts.Highlight {
 		exts = append(exts, highlighting.NewHighlighting(
 			highlighting.WithFormatOptions(chromahtml.WithClasses(true)),
