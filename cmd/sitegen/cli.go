@@ -229,24 +229,24 @@ func checkOpts(o *build.Options, args []string) error {
 }
 
 // A build's collector settings (see package memlimit): the collector runs
-// only when the heap reaches the live data plus a window of 128 MiB plus
-// half the live data. A build's live heap is small (its pages' metadata;
-// rendered pages are written and forgotten) and its life short: with
-// GOGC=100 it collected dozens of times while the heap was a few MB. In a
-// container, the limit stays under half of its memory. GOGC and GOMEMLIMIT
-// override them.
+// only when the heap reaches twice the live data plus a window of 128 MiB.
+// A build's live heap is small (its pages' metadata; rendered pages are
+// written and forgotten) and its life short: with GOGC=100 alone it
+// collected dozens of times while the heap was a few MB. In a container,
+// the limit stays under half of its memory. GOGC and GOMEMLIMIT override
+// them.
 // Measured in RAM, interleaved, against GOGC=200 under a 192 MiB limit:
 // 10,000 pages 1.48 -> 1.37 s for 108 -> 179 MB of peak memory, 50,000
 // pages 8.29 -> 7.50 s for 216 -> 248 MB, 100,000 pages 381 -> 321 MB.
-// The half of the live data on top of the window (issue 37; it was the
-// window or half the live data, the larger): the limit counts all of the
-// runtime's memory, not the heap alone, so of 128 MiB only about 70 MB was
-// room for the heap to grow, and at 50,000 pages (150 MB live, marked by
-// every collection) the build collected 73 times, 14-16% of its CPU; now
-// 45 times, 10% (GODEBUG=gctrace=1), for 350 -> 445 MB of peak memory
-// (Hugo: 3.6 GB). 10,000 pages: 16 -> 14 collections, 203 -> 216 MB. A
-// window of 256 MiB instead: 35 collections at 50,000 pages, but 325 MB
-// at 10,000 for nothing.
+// The room above the live data grows with it (issue 37): the limit counts
+// all of the runtime's memory, not the heap alone, so of 128 MiB only
+// about 70 MB was room for the heap to grow, and at 50,000 pages (150 MB
+// live, marked by every collection) the build collected 73 times, 14-16%
+// of its CPU. Half the live data on top of the window: 45 times, 10%
+// (GODEBUG=gctrace=1), 445 MB of peak memory. All of it (GOGC=100's room):
+// 31 -> 24 collections with the build cache's entries, 398 -> 486 MB
+// (Hugo: 3.6 GB), for about 4% of the wall time; twice it made 17
+// collections, 620 MB, for 4% more (RESULTS.md, "third round").
 const (
 	buildGCPercent    = -1 // collect at the window only
 	buildMemoryWindow = 128 << 20

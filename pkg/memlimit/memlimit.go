@@ -28,8 +28,8 @@ import (
 // Settings are a build's collector settings.
 type Settings struct {
 	// Window is how far the heap may grow above the live data before the
-	// collector runs: the soft memory limit is the live heap plus Window
-	// plus half the live heap (Next). Zero: no
+	// collector runs: the soft memory limit is twice the live heap plus
+	// Window (Next). Zero: no
 	// limit. The GOMEMLIMIT environment variable wins over it.
 	Window int64
 	// GCPercent is the heap growth allowed between collections (GOGC;
@@ -102,22 +102,27 @@ func Start(ctx context.Context, s Settings) (stop func()) {
 	}
 }
 
-// Next returns the limit for a live heap of live bytes: the live heap, a
-// window above it of window bytes and half the live heap more (each
-// collection marks the live data, so the room between collections grows
-// with it: a collection's cost, relative to the garbage it frees, stays
-// the same from a small site to a huge one, as with GOGC=50, and the
-// fixed window is left for the runtime's own memory, which the limit
-// counts too, and the garbage of a small site); at most half of ceiling
-// when that is not zero (past it, the runtime collects as
-// often as it must, rather than the container killing the process or
-// starving the page cache: a 10,000-page build in a 150 MB cgroup took
-// 2.2 s so, and ran for minutes, reclaiming, with nine tenths).
+// Next returns the limit for a live heap of live bytes: twice the live
+// heap, and a window above that of window bytes. Each collection marks the
+// live data, so the room between collections grows with it, as with Go's
+// GOGC=100: a collection's cost, relative to the garbage it frees, stays
+// the same from a small site to a huge one; the fixed window is left for
+// the runtime's own memory, which the limit counts too, and the garbage
+// of a small site. At most half of ceiling when that is not zero (past it,
+// the runtime collects as often as it must, rather than the container
+// killing the process or starving the page cache: a 10,000-page build in
+// a 150 MB cgroup took 2.2 s so, and ran for minutes, reclaiming, with
+// nine tenths).
+//
+// Half the live heap instead of all of it (GOGC=50's room) made a 50,000-
+// page build collect 31 times instead of 24, for 5% more of its wall time
+// and 90 MB less memory (398 -> 486 MB; Hugo takes 3.6 GB): see
+// bench/ssgbench/RESULTS.md, "Issue 37 item 3, third round".
 func Next(window int64, live uint64, ceiling int64) int64 {
 	limit := int64(math.MaxInt64)
 	if live <= math.MaxInt64/4 {
 		l := int64(live)
-		limit = l + window + l/2
+		limit = 2*l + window
 	}
 	if ceiling > 0 {
 		limit = min(limit, ceiling/2)

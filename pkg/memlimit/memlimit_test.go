@@ -18,12 +18,12 @@ func TestNext(t *testing.T) {
 		want    int64
 	}{
 		{128 * mib, 0, 0, 128 * mib},                  // before the first collection
-		{128 * mib, 10 * mib, 0, 143 * mib},           // a small site: the window above its live data, and half of it
-		{128 * mib, 256 * mib, 0, 512 * mib},          // live data twice the window: the window and half the live data
-		{128 * mib, 1024 * mib, 0, 1664 * mib},        // a huge site
+		{128 * mib, 10 * mib, 0, 148 * mib},           // a small site: the window above twice its live data
+		{128 * mib, 256 * mib, 0, 640 * mib},          // live data twice the window: the window above twice the live data
+		{128 * mib, 1024 * mib, 0, 2176 * mib},        // a huge site
 		{128 * mib, math.MaxUint64, 0, math.MaxInt64}, // no overflow
 		{128 * mib, 10 * mib, 100 * mib, 50 * mib},    // a 100 MiB container: half of it
-		{128 * mib, 10 * mib, 1024 * mib, 143 * mib},  // a large container: the window
+		{128 * mib, 10 * mib, 1024 * mib, 148 * mib},  // a large container: the window
 		{128 * mib, math.MaxUint64, 1000 * mib, 500 * mib},
 	} {
 		if got := Next(tc.window, tc.live, tc.ceiling); got != tc.want {
