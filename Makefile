@@ -83,7 +83,8 @@ FUZZ_TARGETS := \
 	./pkg/htmlmin:FuzzCompact \
 	./pkg/images:FuzzImageHeader \
 	./pkg/images:FuzzAVIFRequest \
-	./pkg/render:FuzzTemplateRecursion
+	./pkg/render:FuzzTemplateRecursion \
+	./pkg/markdown:FuzzQuickLinkify
 
 # A failing input is saved under testdata/fuzz/ and replayed: that always
 # fails. A fuzz run that fails without leaving a reproducible input (the
