@@ -52,17 +52,19 @@ func (k *knownPages) Known(path, id string) (content.KnownPage, bool) {
 
 func (k *knownPages) Remember(path, id string, p content.KnownPage) {
 	if id != "" {
-		k.store.Put(k.key(path, id), encodeKnownPage(p))
+		k.store.Put(k.key(path, id), encodeKnownPage(p)...)
 	}
 }
 
-func encodeKnownPage(p content.KnownPage) []byte {
-	b := make([]byte, 0, len(p.FrontMatter)+len(p.Nodes)+64)
-	b = append(b, p.Sum[:]...)
+// encodeKnownPage returns p encoded, in parts: its front matter and tree
+// are not copied (Put writes the parts one after the other).
+func encodeKnownPage(p content.KnownPage) [][]byte {
+	var head [32 + 5*binary.MaxVarintLen64]byte
+	b := append(head[:0], p.Sum[:]...)
 	for _, n := range []int{p.BodyLine, p.BodyLen, int(p.BodyCRC), len(p.FrontMatter), len(p.Nodes)} {
 		b = binary.AppendUvarint(b, uint64(n))
 	}
-	return append(append(b, p.FrontMatter...), p.Nodes...)
+	return [][]byte{b, p.FrontMatter, p.Nodes}
 }
 
 func decodeKnownPage(b []byte) (content.KnownPage, bool) {

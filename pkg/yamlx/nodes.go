@@ -26,17 +26,32 @@ var errBadNodes = errors.New("not an encoded YAML node tree")
 // again: a build keeps the front matter of its pages this way (by the
 // digest of its text) in its cache.
 func EncodeNodes(root *yaml.Node) []byte {
-	index := map[*yaml.Node]int{} // preorder positions, for aliases
+	count, aliases := 0, false
 	var walk func(n *yaml.Node)
 	walk = func(n *yaml.Node) {
-		index[n] = len(index)
+		count++
+		aliases = aliases || n.Alias != nil
 		for _, c := range n.Content {
 			walk(c)
 		}
 	}
 	walk(root)
-	b := append(make([]byte, 0, 64*len(index)), nodesMagic...)
-	b = binary.AppendUvarint(b, uint64(len(index))) // the decoder allocates them at once
+	// The nodes' preorder positions, for aliases (a front matter seldom
+	// has one: the map is made only then).
+	var index map[*yaml.Node]int
+	if aliases {
+		index = make(map[*yaml.Node]int, count)
+		var number func(n *yaml.Node)
+		number = func(n *yaml.Node) {
+			index[n] = len(index)
+			for _, c := range n.Content {
+				number(c)
+			}
+		}
+		number(root)
+	}
+	b := append(make([]byte, 0, 64*count), nodesMagic...)
+	b = binary.AppendUvarint(b, uint64(count)) // the decoder allocates them at once
 	str := func(s string) {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
