@@ -7,6 +7,8 @@ import (
 	"hash/crc32"
 	"io/fs"
 	"reflect"
+
+	"sitegen/pkg/sitefs"
 )
 
 // A page's Markdown body is the largest part of a site's source: a build of
@@ -57,14 +59,7 @@ func (p *Page) LoadBodyBuf(fsys fs.FS, buf []byte) (body, read []byte, err error
 	if !p.lazy.dropped {
 		return p.Body, nil, nil
 	}
-	var src []byte
-	if r, ok := fsys.(interface {
-		ReadFileBuf([]byte, string, int64) ([]byte, error)
-	}); ok {
-		src, err = r.ReadFileBuf(buf, p.File, -1)
-	} else {
-		src, err = fs.ReadFile(fsys, p.File)
-	}
+	src, err := sitefs.ReadFileBuf(fsys, buf, p.File, -1)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot read the page again: %w", err)
 	}

@@ -191,10 +191,7 @@ func readPage(fsys fs.FS, buf []byte, name, id string) ([]byte, [32]byte, error)
 	if r, ok := fsys.(PageReader); ok {
 		return r.ReadPage(buf, name, id, MaxPageBytes)
 	}
-	if st, err := fs.Stat(fsys, name); err == nil && st.Size() > MaxPageBytes {
-		return nil, [32]byte{}, &sitefs.TooLargeError{Size: st.Size()}
-	}
-	src, err := fs.ReadFile(fsys, name)
+	src, err := sitefs.ReadFileBuf(fsys, buf, name, MaxPageBytes)
 	if err != nil {
 		return nil, [32]byte{}, err
 	}

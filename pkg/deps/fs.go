@@ -53,7 +53,7 @@ func (f *FS) ReadPage(buf []byte, name, id string, max int64) ([]byte, [32]byte,
 	if id == "" {
 		id = f.rec.ID(name)
 	}
-	b, err := readFileBuf(f.fsys, buf, name, max)
+	b, err := sitefs.ReadFileBuf(f.fsys, buf, name, max)
 	var tl *sitefs.TooLargeError
 	switch {
 	case errors.As(err, &tl):
@@ -66,21 +66,6 @@ func (f *FS) ReadPage(buf []byte, name, id string, max int64) ([]byte, [32]byte,
 	sum := sha256.Sum256(b)
 	f.rec.Add(Key{File, name}, Dep{ID: id, Sum: sum})
 	return b, sum, nil
-}
-
-// readFileBuf reads a file of fsys of at most max bytes (a larger one is
-// not read: a *sitefs.TooLargeError), into buf when fsys can and buf has
-// room (sitefs.FS.ReadFileBuf).
-func readFileBuf(fsys fs.FS, buf []byte, name string, max int64) ([]byte, error) {
-	if r, ok := fsys.(interface {
-		ReadFileBuf([]byte, string, int64) ([]byte, error)
-	}); ok {
-		return r.ReadFileBuf(buf, name, max)
-	}
-	if st, err := fs.Stat(fsys, name); err == nil && st.Mode().IsRegular() && st.Size() > max {
-		return nil, &sitefs.TooLargeError{Size: st.Size()}
-	}
-	return fs.ReadFile(fsys, name)
 }
 
 func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {

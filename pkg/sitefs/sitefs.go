@@ -198,23 +198,37 @@ func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
 // ReadFile reads a regular file after checking it.
 func (f *FS) ReadFile(name string) ([]byte, error) { return f.ReadFileBuf(nil, name, -1) }
 
-// TooLargeError is ReadFileMax's error for a file larger than its bound:
+// TooLargeError is ReadFileBuf's error for a file larger than its bound:
 // the file was not read.
 type TooLargeError struct{ Size int64 }
 
 func (e *TooLargeError) Error() string { return fmt.Sprintf("the file has %d bytes", e.Size) }
 
-// ReadFileMax is ReadFile for a file of at most max bytes (max < 0: any
-// size). A larger one is not read, and its error is a *TooLargeError with
-// its size, told by the fstat the read makes anyway: a Stat before the
-// read cost two more system calls per page.
-func (f *FS) ReadFileMax(name string, max int64) ([]byte, error) {
-	return f.ReadFileBuf(nil, name, max)
+// ReadFileBuf reads the file name of fsys, of at most max bytes (max < 0:
+// any size), into buf when fsys can and buf has room for it (an *FS can:
+// FS.ReadFileBuf). A larger file is not read: its error is a
+// *TooLargeError with its size.
+func ReadFileBuf(fsys fs.FS, buf []byte, name string, max int64) ([]byte, error) {
+	if r, ok := fsys.(interface {
+		ReadFileBuf([]byte, string, int64) ([]byte, error)
+	}); ok {
+		return r.ReadFileBuf(buf, name, max)
+	}
+	if max >= 0 {
+		if st, err := fs.Stat(fsys, name); err == nil && st.Mode().IsRegular() && st.Size() > max {
+			return nil, &TooLargeError{Size: st.Size()}
+		}
+	}
+	return fs.ReadFile(fsys, name)
 }
 
-// ReadFileBuf is ReadFileMax reading into buf when it has room for the
-// file (a caller's buffer, used again once it is done with the bytes; a
-// build reads each page twice, and 50,000 pages read 480 MB so).
+// ReadFileBuf is ReadFile for a file of at most max bytes (max < 0: any
+// size), read into buf when it has room for the file (a caller's buffer,
+// used again once it is done with the bytes; a build reads each page
+// twice, and 50,000 pages read 480 MB so). A larger file is not read, and
+// its error is a *TooLargeError with its size, told by the fstat the read
+// makes anyway: a Stat before the read cost two more system calls per
+// page.
 func (f *FS) ReadFileBuf(buf []byte, name string, max int64) ([]byte, error) {
 	if fs.ValidPath(name) && guarded(name) {
 		if dir := path.Dir(name); dir != "." && f.realDir(dir) {
@@ -231,12 +245,7 @@ func (f *FS) ReadFileBuf(buf []byte, name string, max int64) ([]byte, error) {
 	if err := f.check("read", name); err != nil {
 		return nil, err
 	}
-	if max >= 0 {
-		if st, err := fs.Stat(f.dir, name); err == nil && st.Size() > max {
-			return nil, &TooLargeError{Size: st.Size()}
-		}
-	}
-	return fs.ReadFile(f.dir, name)
+	return ReadFileBuf(f.dir, nil, name, max)
 }
 
 // Check walks the guarded folders and reports, all at once and sorted, every

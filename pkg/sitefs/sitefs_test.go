@@ -87,10 +87,10 @@ func TestReadFile(t *testing.T) {
 	}
 }
 
-// TestReadFileMax: a file larger than the bound is not read, on the fast
-// path and through a link alike: its error gives its size; a file at the
+// TestReadFileBufMax: a file larger than the bound is not read, on the fast
+// path, through a link and from another fs.FS alike: its error gives its size; a file at the
 // bound, or one refused for another reason, reads as ReadFile does.
-func TestReadFileMax(t *testing.T) {
+func TestReadFileBufMax(t *testing.T) {
 	root, _ := site(t)
 	f, err := New(root)
 	if err != nil {
@@ -116,15 +116,26 @@ func TestReadFileMax(t *testing.T) {
 		{name: "content/pl/out.md", max: 4, err: "outside the site folder"},
 		{name: "content/pl/pipe.md", max: 4, err: "not a regular file"},
 	} {
-		b, err := f.ReadFileMax(tc.name, tc.max)
+		b, err := ReadFileBuf(f, nil, tc.name, tc.max)
 		var tl *TooLargeError
 		switch {
 		case tc.size != 0 && (!errors.As(err, &tl) || tl.Size != tc.size || b != nil):
-			t.Errorf("ReadFileMax(%s, %d) = %q, %v; want a *TooLargeError of %d bytes", tc.name, tc.max, b, err, tc.size)
+			t.Errorf("ReadFileBuf(%s, %d) = %q, %v; want a *TooLargeError of %d bytes", tc.name, tc.max, b, err, tc.size)
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
-			t.Errorf("ReadFileMax(%s, %d) = %q, %v; want an error with %q", tc.name, tc.max, b, err, tc.err)
+			t.Errorf("ReadFileBuf(%s, %d) = %q, %v; want an error with %q", tc.name, tc.max, b, err, tc.err)
 		case tc.size == 0 && tc.err == "" && (err != nil || string(b) != tc.want):
-			t.Errorf("ReadFileMax(%s, %d) = %q, %v; want %q", tc.name, tc.max, b, err, tc.want)
+			t.Errorf("ReadFileBuf(%s, %d) = %q, %v; want %q", tc.name, tc.max, b, err, tc.want)
+		}
+	}
+	// Another fs.FS: the bound told by its Stat.
+	dir := os.DirFS(root)
+	var tl *TooLargeError
+	if b, err := ReadFileBuf(dir, nil, "content/pl/blog/five.md", 4); !errors.As(err, &tl) || tl.Size != 5 || b != nil {
+		t.Errorf("ReadFileBuf(os.DirFS, five.md, 4) = %q, %v; want a *TooLargeError of 5 bytes", b, err)
+	}
+	for _, max := range []int64{5, -1} {
+		if b, err := ReadFileBuf(dir, nil, "content/pl/blog/five.md", max); err != nil || string(b) != "12345" {
+			t.Errorf("ReadFileBuf(os.DirFS, five.md, %d) = %q, %v; want 12345", max, b, err)
 		}
 	}
 }
