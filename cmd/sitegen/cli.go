@@ -246,7 +246,8 @@ func checkOpts(o *build.Options, args []string) error {
 // (GODEBUG=gctrace=1), 445 MB of peak memory. All of it (GOGC=100's room):
 // 31 -> 24 collections with the build cache's entries, 398 -> 486 MB
 // (Hugo: 3.6 GB), for about 4% of the wall time; twice it made 17
-// collections, 620 MB, for 4% more (RESULTS.md, "third round").
+// collections, 620 MB, for 4% more (bench/ssgbench/RESULTS.md, "Issue
+// 37 item 3, third round").
 const (
 	buildGCPercent    = -1 // collect at the window only
 	buildMemoryWindow = 128 << 20

@@ -114,10 +114,10 @@ func Start(ctx context.Context, s Settings) (stop func()) {
 // a 150 MB cgroup took 2.2 s so, and ran for minutes, reclaiming, with
 // nine tenths).
 //
-// Half the live heap instead of all of it (GOGC=50's room) made a 50,000-
-// page build collect 31 times instead of 24, for 5% more of its wall time
-// and 90 MB less memory (398 -> 486 MB; Hugo takes 3.6 GB): see
-// bench/ssgbench/RESULTS.md, "Issue 37 item 3, third round".
+// Half the live heap instead of all of it (GOGC=50's room) made a
+// 50,000-page build collect 31 times instead of 24, for about 4% more of
+// its wall time and 90 MB less memory (398 -> 486 MB; Hugo takes 3.6 GB):
+// see bench/ssgbench/RESULTS.md, "Issue 37 item 3, third round".
 func Next(window int64, live uint64, ceiling int64) int64 {
 	limit := int64(math.MaxInt64)
 	if live <= math.MaxInt64/4 {
