@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/draw"
 	"io"
 	"os"
 	"os/exec"
@@ -164,12 +163,7 @@ func (n *NativeAVIF) EncodeContext(ctx context.Context, w io.Writer, m image.Ima
 	if limit := n.maxPixels.Load(); wd < 1 || ht < 1 || int64(wd)*int64(ht) > limit {
 		return fmt.Errorf("%s: %d×%d pixels, outside 1-%d", n.where, wd, ht, limit)
 	}
-	rgba, ok := m.(*image.RGBA)
-	if !ok || rgba.Rect.Min != (image.Point{}) {
-		rgba = image.NewRGBA(image.Rect(0, 0, wd, ht))
-		draw.Draw(rgba, rgba.Rect, m, m.Bounds().Min, draw.Src)
-	}
-	b, err := n.run(ctx, rgba, nativeQuantizer(q))
+	b, err := n.run(ctx, packedRGBA(m), nativeQuantizer(q))
 	if err != nil {
 		return err
 	}

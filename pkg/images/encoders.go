@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"image"
-	"image/draw"
 	"image/jpeg"
 	"image/png"
 	"io"
@@ -106,12 +105,7 @@ func (e AVIF) EncodeContext(ctx context.Context, w io.Writer, m image.Image, q i
 	if proc == nil {
 		proc = NewAVIF(e.Speed, nil).proc
 	}
-	rgba, ok := m.(*image.RGBA)
-	if !ok || rgba.Stride != 4*rgba.Rect.Dx() {
-		rgba = image.NewRGBA(image.Rect(0, 0, m.Bounds().Dx(), m.Bounds().Dy()))
-		draw.Draw(rgba, rgba.Rect, m, m.Bounds().Min, draw.Src)
-	}
-	b, err := proc.encode(ctx, rgba, e.quality(q), e.speed())
+	b, err := proc.encode(ctx, packedRGBA(m), e.quality(q), e.speed())
 	if err != nil {
 		return err
 	}

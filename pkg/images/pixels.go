@@ -47,14 +47,23 @@ func (px *pixels) decode(s *source, m image.Image) error {
 
 // set makes m the source.
 func (px *pixels) set(m image.Image) {
-	b := m.Bounds()
-	rgba, ok := m.(*image.RGBA)
-	if !ok {
-		rgba = image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
-		draw.Draw(rgba, rgba.Rect, m, b.Min, draw.Src)
-	}
+	rgba := packedRGBA(m)
 	px.src, px.opaque = rgba, rgba.Opaque()
 	px.sizes = map[scale]*image.RGBA{}
+}
+
+// packedRGBA is m as an *image.RGBA whose rectangle starts at the origin
+// and whose rows follow each other (a stride of 4 × its width), as the
+// resampler and the encoders read pixels: m itself when it is one (a
+// decoded image is), else a copy.
+func packedRGBA(m image.Image) *image.RGBA {
+	if rgba, ok := m.(*image.RGBA); ok && rgba.Rect.Min == (image.Point{}) && rgba.Stride == 4*rgba.Rect.Dx() {
+		return rgba
+	}
+	b := m.Bounds()
+	rgba := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	draw.Draw(rgba, rgba.Rect, m, b.Min, draw.Src)
+	return rgba
 }
 
 // Resize is what Run gives the encoders for a picture of m with o: the

@@ -2,6 +2,8 @@ package images
 
 import (
 	"context"
+	"image"
+	"image/color"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -55,5 +57,39 @@ func TestRunReusesCheckDecoding(t *testing.T) {
 	}
 	if st := builds[0].Stats(); st.Processed != 0 || builds[0].held != 0 {
 		t.Errorf("a build whose variants were all in the cache: %s, %d bytes still kept", st.Summary(), builds[0].held)
+	}
+}
+
+// TestPackedRGBA: an *image.RGBA at the origin with rows that follow each
+// other is used as it is; a sub-image (off the origin, rows apart) and
+// another kind of image are copied to one, pixel for pixel.
+func TestPackedRGBA(t *testing.T) {
+	whole := image.NewRGBA(image.Rect(0, 0, 4, 3))
+	for i := range whole.Pix {
+		whole.Pix[i] = byte(i)
+	}
+	if got := packedRGBA(whole); got != whole {
+		t.Errorf("a packed RGBA at the origin was copied")
+	}
+	sub := whole.SubImage(image.Rect(1, 1, 3, 3)).(*image.RGBA)
+	nrgba := image.NewNRGBA(image.Rect(2, 5, 4, 7))
+	for y := 0; y < 2; y++ {
+		for x := 0; x < 2; x++ {
+			nrgba.SetNRGBA(2+x, 5+y, color.NRGBA{R: byte(10 * x), G: byte(20 * y), B: 7, A: 255})
+		}
+	}
+	for _, m := range []image.Image{sub, nrgba} {
+		got := packedRGBA(m)
+		b := m.Bounds()
+		if got.Rect != image.Rect(0, 0, b.Dx(), b.Dy()) || got.Stride != 4*b.Dx() {
+			t.Fatalf("%T: got rect %v stride %d, want %v stride %d", m, got.Rect, got.Stride, image.Rect(0, 0, b.Dx(), b.Dy()), 4*b.Dx())
+		}
+		for y := 0; y < b.Dy(); y++ {
+			for x := 0; x < b.Dx(); x++ {
+				if want := color.RGBAModel.Convert(m.At(b.Min.X+x, b.Min.Y+y)); got.At(x, y) != want {
+					t.Errorf("%T: pixel (%d, %d) = %v, want %v", m, x, y, got.At(x, y), want)
+				}
+			}
+		}
 	}
 }
