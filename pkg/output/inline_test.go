@@ -21,6 +21,10 @@ func TestInlineHashes(t *testing.T) {
 		{"external", `<script src="/a.js"></script><script type="module" src="/b.js"></script>`, nil},
 		{"data blocks", `<script type="application/ld+json">{}</script><script type="application/json" data-sg-props>{"a":1}</script>`, nil},
 		{"not the element", `<scripts>q</scripts><styles>r</styles>`, nil},
+		// A script's and a style's text are not markup: a tag in them is no element.
+		{"tags in raw text", `<script>document.write("<style>q{}</style>")</script><style>a::after{content:"<script>x</script>"}</style>`,
+			[]string{"style-src " + h(`a::after{content:"<script>x</script>"}`), "script-src " + h(`document.write("<style>q{}</style>")`)}},
+		{"unclosed", `<style>a{}<script>1</script>`, []string{"script-src " + h("1")}},
 		{"both", `<script>1</script><style>s</style><script src=x.js></script><script>2</script>`,
 			[]string{"style-src " + h("s"), "script-src " + h("1"), "script-src " + h("2")}},
 	} {
