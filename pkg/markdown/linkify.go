@@ -37,42 +37,80 @@ func (gfmExtender) Extend(m goldmark.Markdown) {
 // not punctuation and an e-mail address's local part and '@', which
 // util.FindEmailIndex checks first), and hands every other place to it:
 // the document is the same (TestQuickLinkifySameHTML, FuzzQuickLinkify).
+//
+// The e-mail test itself (util.FindEmailIndex, at every word) is made only
+// where an '@' lies ahead on the line: the offset of the next '@' of the
+// document is kept in the parser's context (nextAtKey) and looked for
+// again only once the parser has passed it.
 type quickLinkify struct{ parser.InlineParser }
 
+// nextAtKey holds, in a document's parser context, the offset in its source
+// of the next '@' (len(source) when there is none) from the place it was
+// last looked for.
+var nextAtKey = parser.NewContextKey()
+
 func (q quickLinkify) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
-	line, _ := block.PeekLine()
-	if len(line) > 0 && !mayLink(line) {
-		return nil
+	line, seg := block.PeekLine()
+	if len(line) > 0 {
+		switch word, v := mayLink(line); v {
+		case noLink:
+			return nil
+		case emailOnly:
+			if !atAhead(block.Source(), seg, pc) || util.FindEmailIndex(word) < 0 {
+				return nil
+			}
+		}
 	}
 	return q.InlineParser.Parse(parent, block, pc)
 }
 
-// mayLink reports whether the linkify parser can find a link at the start
-// of line (after the trigger character it starts with, if any).
-func mayLink(line []byte) bool {
+// atAhead reports whether the source has an '@' in the line segment seg.
+func atAhead(src []byte, seg text.Segment, pc parser.Context) bool {
+	next, ok := pc.Get(nextAtKey).(int)
+	if !ok || next < seg.Start {
+		next = len(src)
+		if i := bytes.IndexByte(src[min(seg.Start, len(src)):], '@'); i >= 0 {
+			next = seg.Start + i
+		}
+		pc.Set(nextAtKey, next)
+	}
+	return next < seg.Stop
+}
+
+// What the linkify parser can find at a place (mayLink).
+const (
+	noLink    = iota
+	mayBeLink // a URL's prefix, or nothing after the trigger: the parser decides
+	emailOnly // an e-mail address or nothing: util.FindEmailIndex decides
+)
+
+// mayLink tells what the linkify parser can find at the start of line
+// (after the trigger character it starts with, if any), and the word an
+// e-mail address would start.
+func mayLink(line []byte) (word []byte, verdict int) {
 	switch line[0] {
 	case ' ', '*', '_', '~', '(':
 		line = line[1:]
 	}
 	if len(line) == 0 {
-		return true // the parser decides
+		return nil, mayBeLink
 	}
 	switch line[0] {
 	case 'h':
 		if bytes.HasPrefix(line, []byte("http:")) || bytes.HasPrefix(line, []byte("https:")) {
-			return true
+			return nil, mayBeLink
 		}
 	case 'f':
 		if bytes.HasPrefix(line, []byte("ftp:")) {
-			return true
+			return nil, mayBeLink
 		}
 	case 'w':
 		if bytes.HasPrefix(line, []byte("www.")) {
-			return true
+			return nil, mayBeLink
 		}
 	}
 	if util.IsPunct(line[0]) {
-		return false
+		return nil, noLink
 	}
-	return util.FindEmailIndex(line) >= 0
+	return line, emailOnly
 }

@@ -29,6 +29,10 @@ var linkifySamples = []string{
 	"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~ http://p.example.com! a_b@c.de a+b@c.de",
 	"`https://code.example.com` ```\nhttps://fence.example.com\n```",
 	"a@b.c@d.e.f https://x.y.z:8080/p#f www.a.b?c=d",
+	// Addresses after lines and paragraphs without '@', several on a line,
+	// after an '@' that starts none (quickLinkify looks ahead for the next '@').
+	"no address here\nnor here\nbut x@y.com here, then a@b.co and c@d.ef\n\nnew paragraph\nz@w.io",
+	"`a@b` then c@d.ef, @mention and then e@f.gh\n> quoted g@h.ij\n- item k@l.mn\n\n# heading m@n.op",
 }
 
 func TestQuickLinkifySameHTML(t *testing.T) {
