@@ -138,16 +138,24 @@ func (in *avifInstance) run(ctx context.Context, m *image.RGBA, quality, speed i
 		}
 		return res[0], nil
 	}
+	// The pixels are the encoder's once encode is called: its C side
+	// (gen2brain/avif's lib/encode.c) hands them to libavif as the RGB
+	// image's and frees them with it (avifRGBImageFreePixels), so they
+	// are freed here only when encode is not called. Freeing them again
+	// after it, as avif.Encode does in an instance it then drops, freed a
+	// chunk of a kept instance's heap twice. An instance whose encode
+	// failed is closed (avifInstances.encode): what it holds goes with it.
 	pix, err := alloc(len(m.Pix))
 	if err != nil {
 		return nil, err
 	}
-	defer in.free.Call(ctx, pix)
 	if !mem.Write(uint32(pix), m.Pix) {
+		in.free.Call(ctx, pix)
 		return nil, errors.New("avif encoder: writing the pixels")
 	}
 	sizePtr, err := alloc(8)
 	if err != nil {
+		in.free.Call(ctx, pix)
 		return nil, err
 	}
 	defer in.free.Call(ctx, sizePtr)
@@ -169,11 +177,26 @@ func (in *avifInstance) run(ctx context.Context, m *image.RGBA, quality, speed i
 }
 
 // avifInstances keeps the instances between encodes, as many as encoded
-// at once, until release.
+// at once, until release, each while its memory is at most maxMemory
+// bytes (0: avifInstanceMemory).
 type avifInstances struct {
-	mu   sync.Mutex
-	idle []*avifInstance
+	mu        sync.Mutex
+	idle      []*avifInstance
+	maxMemory uint32
 }
+
+// avifInstanceMemory bounds the memory of an instance kept for the next
+// encode. A WebAssembly memory only grows, and lib/encode.c leaks the RGB
+// buffer it allocates before it takes the caller's (4 bytes a pixel: 4.5
+// MB for a 1300 × 867 variant), so an instance kept for every encode of a
+// build grew without end: about 6 MB for each photo of a site (its four
+// widths), gigabytes for a blog's photos, where a wasm32 memory ends at
+// 4 GB. An instance past the bound is closed after its encode and a new
+// one made from the compiled module when needed (0.75 ms), which gives
+// its memory back;
+// one encode of a 1300 × 867 photo takes an instance to about 35 MB
+// (TestAVIFInstanceMemory).
+const avifInstanceMemory = 512 << 20
 
 // encode encodes m (Stride 4×width) with an idle instance, or a new one.
 // An instance whose encode failed is closed, not kept.
@@ -190,6 +213,14 @@ func (p *avifInstances) encode(m *image.RGBA, quality, speed int) ([]byte, error
 	if err != nil {
 		in.mod.Close(ctx)
 		return b, err
+	}
+	limit := p.maxMemory
+	if limit == 0 {
+		limit = avifInstanceMemory
+	}
+	if in.mod.Memory().Size() > limit {
+		in.mod.Close(ctx)
+		return b, nil
 	}
 	p.mu.Lock()
 	p.idle = append(p.idle, in)

@@ -214,3 +214,51 @@ func TestAVIFKeepsQuality(t *testing.T) {
 		}
 	}
 }
+
+// TestAVIFInstanceMemory: an instance is kept for the next encode only
+// while its memory is within the pool's bound (lib/encode.c leaks the RGB
+// buffer of every encode, and a WebAssembly memory never shrinks), and an
+// instance made anew writes the same bytes.
+func TestAVIFInstanceMemory(t *testing.T) {
+	if avif.Dynamic() == nil {
+		t.Skip("a shared libavif encodes")
+	}
+	src := decode(t, photo(t, 1300, 867))
+	rgba := image.NewRGBA(src.Bounds())
+	draw.Draw(rgba, rgba.Rect, src, src.Bounds().Min, draw.Src)
+	fresh := new(avifInstances)
+	defer fresh.release()
+	first, err := fresh.encode(rgba, 60, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := fresh.idle[0].mod.Memory().Size()
+	if one > avifInstanceMemory/2 {
+		t.Fatalf("one 1300 × 867 encode takes %d MB of an instance, over half the bound of %d MB", one>>20, avifInstanceMemory>>20)
+	}
+	const bound = 64 << 20
+	pool := &avifInstances{maxMemory: bound}
+	defer pool.release()
+	closed := 0
+	for i := 0; i < 12; i++ {
+		b, err := pool.encode(rgba, 60, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b, first) {
+			t.Fatalf("encode %d: %d bytes, not the %d of the first", i, len(b), len(first))
+		}
+		if len(pool.idle) == 0 {
+			closed++
+		}
+		for _, in := range pool.idle {
+			if n := in.mod.Memory().Size(); n > bound {
+				t.Fatalf("encode %d: an instance of %d MB kept, over the bound of %d MB", i, n>>20, bound>>20)
+			}
+		}
+	}
+	if closed == 0 {
+		t.Fatalf("12 encodes of %d MB of pixels each in a 64 MB bound closed no instance", len(rgba.Pix)>>20)
+	}
+	t.Logf("one encode: %d MB; %d of 12 encodes closed their instance at the bound", one>>20, closed)
+}
