@@ -193,10 +193,13 @@ type avifInstances struct {
 // widths), gigabytes for a blog's photos, where a wasm32 memory ends at
 // 4 GB. An instance past the bound is closed after its encode and a new
 // one made from the compiled module when needed (0.75 ms), which gives
-// its memory back;
+// its memory back: a page of 120 photos (the website's 8 saved at 15 JPEG
+// qualities; 480 AVIF encodes) took the encoder process to 1,960 MB and
+// growing, 1,262 MB with the bound, falling to about 300 MB at each new
+// pair of instances;
 // one encode of a 1300 × 867 photo takes an instance to about 35 MB
 // (TestAVIFInstanceMemory).
-const avifInstanceMemory = 512 << 20
+const avifInstanceMemory = 256 << 20
 
 // encode encodes m (Stride 4×width) with an idle instance, or a new one.
 // An instance whose encode failed is closed, not kept.
