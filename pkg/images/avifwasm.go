@@ -195,11 +195,11 @@ type avifInstances struct {
 // one made from the compiled module when needed (0.75 ms), which gives
 // its memory back: a page of 120 photos (the website's 8 saved at 15 JPEG
 // qualities; 480 AVIF encodes) took the encoder process to 1,960 MB and
-// growing, 1,262 MB with the bound, falling to about 300 MB at each new
-// pair of instances;
+// growing, 1,269 MB with a bound of 256 MB, 660 MB with this one, for the
+// same CPU (79 s);
 // one encode of a 1300 × 867 photo takes an instance to about 35 MB
 // (TestAVIFInstanceMemory).
-const avifInstanceMemory = 256 << 20
+const avifInstanceMemory = 128 << 20
 
 // encode encodes m (Stride 4×width) with an idle instance, or a new one.
 // An instance whose encode failed is closed, not kept.
