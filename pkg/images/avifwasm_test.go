@@ -232,6 +232,9 @@ func TestAVIFInstanceMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(fresh.idle) != 1 {
+		t.Fatalf("one encode in a fresh pool left %d idle instances, want 1 (kept under the bound of %d MB)", len(fresh.idle), avifInstanceMemory>>20)
+	}
 	one := fresh.idle[0].mod.Memory().Size()
 	if one > avifInstanceMemory/2 {
 		t.Fatalf("one 1300 × 867 encode takes %d MB of an instance, over half the bound of %d MB", one>>20, avifInstanceMemory>>20)
